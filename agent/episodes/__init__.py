@@ -1,0 +1,3 @@
+"""episodes scenario."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""notifications scenario."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""sweep scenario."""
+
+__all__: list[str] = []

@@ -1,0 +1,199 @@
+"""The normalized notification event and its validation.
+
+Every phone link (ANCS, the Android companion protocol, the simulated feed) ends
+in a `NotificationEvent`. Text fields are never put into error messages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from core.errors import CompanionMemoryError
+
+BODY_LIMIT_BYTES = 4096
+"""Bodies longer than this (UTF-8 bytes) are truncated and flagged."""
+
+TEXT_FIELD_LIMIT_BYTES = 1024
+"""Title, subtitle, key, app id and category longer than this are refused."""
+
+
+class EventKind(StrEnum):
+    ADDED = "added"
+    MODIFIED = "modified"
+    REMOVED = "removed"
+
+
+class InvalidEventError(CompanionMemoryError):
+    """A notification event failed validation; `field` names the offending field."""
+
+    code = "invalid_event"
+
+    def __init__(self, field_name: str, reason: str) -> None:
+        self.field = field_name
+        super().__init__(f"{field_name}: {reason}")
+
+
+def _truncate_utf8(text: str, limit: int) -> tuple[str, bool]:
+    raw = text.encode("utf-8")
+    if len(raw) <= limit:
+        return text, False
+    return raw[:limit].decode("utf-8", errors="ignore"), True
+
+
+def parse_rfc3339(value: str, field_name: str = "posted_at") -> datetime:
+    """Parse an RFC 3339 timestamp with an explicit offset; return it in UTC."""
+    if not isinstance(value, str) or not value:
+        raise InvalidEventError(field_name, "must be an RFC 3339 timestamp string")
+    text = value.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise InvalidEventError(
+            field_name, "is not an RFC 3339 timestamp (e.g. 2026-11-30T08:15:00Z)"
+        ) from None
+    if parsed.tzinfo is None:
+        raise InvalidEventError(field_name, "needs a UTC offset or Z (e.g. 2026-11-30T08:15:00Z)")
+    return parsed.astimezone(UTC)
+
+
+def format_rfc3339(value: datetime) -> str:
+    """UTC, second or microsecond precision, with a Z suffix."""
+    text = value.astimezone(UTC).isoformat()
+    return text.replace("+00:00", "Z")
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationEvent:
+    """One normalized add/modify/remove event from the phone.
+
+    `key` identifies the notification across its events; `posted_at` is UTC.
+    `truncated` is true when the body was cut to `BODY_LIMIT_BYTES`.
+    `source` names the link it came from (ancs, android, feed).
+    """
+
+    kind: EventKind
+    key: str
+    app_id: str
+    title: str = ""
+    subtitle: str = ""
+    body: str = ""
+    category: str = ""
+    posted_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    truncated: bool = False
+    source: str = "feed"
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        kind: EventKind | str,
+        key: str,
+        app_id: str,
+        posted_at: datetime,
+        title: str = "",
+        subtitle: str = "",
+        body: str = "",
+        category: str = "",
+        source: str = "feed",
+    ) -> NotificationEvent:
+        """Validate, cap the body, normalize the time to UTC."""
+        try:
+            kind = EventKind(kind)
+        except ValueError:
+            raise InvalidEventError(
+                "kind", "must be one of added, modified, removed"
+            ) from None
+        for name, value in (("key", key), ("app_id", app_id)):
+            if not isinstance(value, str) or not value.strip():
+                raise InvalidEventError(name, "must be a non-empty string")
+        for name, value in (
+            ("key", key),
+            ("app_id", app_id),
+            ("title", title),
+            ("subtitle", subtitle),
+            ("category", category),
+        ):
+            if not isinstance(value, str):
+                raise InvalidEventError(name, "must be a string")
+            if len(value.encode("utf-8")) > TEXT_FIELD_LIMIT_BYTES:
+                raise InvalidEventError(name, f"is longer than {TEXT_FIELD_LIMIT_BYTES} bytes")
+        if not isinstance(body, str):
+            raise InvalidEventError("body", "must be a string")
+        if not isinstance(posted_at, datetime) or posted_at.tzinfo is None:
+            raise InvalidEventError("posted_at", "must be a timezone-aware datetime")
+        capped, truncated = _truncate_utf8(body, BODY_LIMIT_BYTES)
+        return cls(
+            kind=kind,
+            key=key,
+            app_id=app_id,
+            title=title,
+            subtitle=subtitle,
+            body=capped,
+            category=category,
+            posted_at=posted_at.astimezone(UTC),
+            truncated=truncated,
+            source=source,
+        )
+
+    @classmethod
+    def from_dict(cls, data: Any, *, source: str = "feed") -> NotificationEvent:
+        """Build from a normalized event line (DESIGN.md "A normalized event line")."""
+        if not isinstance(data, dict):
+            raise InvalidEventError("event", "must be a JSON object")
+        allowed = {"kind", "key", "app_id", "title", "subtitle", "body", "category", "posted_at"}
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise InvalidEventError(
+                unknown[0], f"is not a known field (allowed: {', '.join(sorted(allowed))})"
+            )
+        for required in ("kind", "key", "app_id", "title", "body", "posted_at"):
+            if required not in data:
+                raise InvalidEventError(required, "is required")
+        return cls.create(
+            kind=data["kind"],
+            key=data["key"],
+            app_id=data["app_id"],
+            title=data["title"],
+            subtitle=data.get("subtitle", ""),
+            body=data["body"],
+            category=data.get("category", ""),
+            posted_at=parse_rfc3339(data["posted_at"]),
+            source=source,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "key": self.key,
+            "app_id": self.app_id,
+            "title": self.title,
+            "subtitle": self.subtitle,
+            "body": self.body,
+            "category": self.category,
+            "posted_at": format_rfc3339(self.posted_at),
+            "truncated": self.truncated,
+            "source": self.source,
+        }
+
+    def fingerprint(self) -> bytes:
+        """Content identity used by the replay window (not the link's own ids)."""
+        h = hashlib.blake2b(digest_size=16)
+        for part in (
+            self.kind.value,
+            self.key,
+            self.app_id,
+            self.title,
+            self.subtitle,
+            self.body,
+            self.category,
+            format_rfc3339(self.posted_at),
+        ):
+            h.update(part.encode("utf-8"))
+            h.update(b"\x00")
+        return h.digest()

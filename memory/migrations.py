@@ -1,0 +1,18 @@
+"""Named schema migrations of the memory database.
+
+Each migration runs in one transaction together with the row that records it.
+Modules that own tables (the store, the episode ledger, the sweep ledger) each
+declare a `MIGRATIONS` list; `all_migrations()` orders them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """`name` is unique and never reused; `sql` is a script of DDL statements."""
+
+    name: str
+    sql: str

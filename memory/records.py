@@ -1,0 +1,311 @@
+"""What is remembered: `MemoryRecord`, `MemoryIntent` and their vocabularies.
+
+These types are shared by the store (which executes intents) and the agent's
+processors (which produce them). Validation happens at construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import IntEnum, StrEnum
+from typing import Any
+
+from core.errors import CompanionMemoryError
+
+TEXT_LIMIT_CHARS = 500
+"""A memory is a distilled statement, not a copied body."""
+
+SOURCES_LIMIT = 32
+
+
+class Tier(StrEnum):
+    TEMPORARY = "temporary"
+    LONG_TERM = "long_term"
+    DEVICE = "device"
+
+
+class Kind(StrEnum):
+    # Temporary and Long-Term
+    PREFERENCE = "preference"
+    RULE = "rule"
+    FACT = "fact"
+    EVENT = "event"
+    PROCEDURE = "procedure"
+    # Device tier
+    DEVICE_PROCEDURE = "device_procedure"
+    DEVICE_LOCATION = "device_location"
+    DEVICE_REQUIREMENT = "device_requirement"
+    DEVICE_QUIRK = "device_quirk"
+
+
+PERSONAL_KINDS = frozenset(
+    {Kind.PREFERENCE, Kind.RULE, Kind.FACT, Kind.EVENT, Kind.PROCEDURE}
+)
+DEVICE_KINDS = frozenset(
+    {Kind.DEVICE_PROCEDURE, Kind.DEVICE_LOCATION, Kind.DEVICE_REQUIREMENT, Kind.DEVICE_QUIRK}
+)
+
+
+class Authority(StrEnum):
+    """Who stands behind a memory; see `AUTHORITY_RANK`."""
+
+    DIRECT_USER_STATEMENT = "direct_user_statement"
+    AGENT_CONCLUSION = "agent_conclusion"
+    INFERENCE = "inference"
+
+
+class AuthorityRank(IntEnum):
+    INFERENCE = 1
+    AGENT_CONCLUSION = 2
+    DIRECT_USER_STATEMENT = 3
+
+
+AUTHORITY_RANK: dict[Authority, int] = {
+    Authority.INFERENCE: AuthorityRank.INFERENCE,
+    Authority.AGENT_CONCLUSION: AuthorityRank.AGENT_CONCLUSION,
+    Authority.DIRECT_USER_STATEMENT: AuthorityRank.DIRECT_USER_STATEMENT,
+}
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    DELETED = "deleted"
+    SUPERSEDED = "superseded"
+
+
+class SourceKind(StrEnum):
+    CONTEXT = "context"  # a notification's context_id
+    EPISODE = "episode"  # an episode_id
+    MEMORY = "memory"  # another memory_id
+    AGENT = "agent"  # save_memory from the agent (a conversation/turn reference)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    kind: SourceKind
+    ref: str
+
+    def to_str(self) -> str:
+        return f"{self.kind.value}:{self.ref}"
+
+    @classmethod
+    def parse(cls, text: str) -> SourceRef:
+        kind, sep, ref = text.partition(":")
+        if not sep or not ref:
+            raise InvalidMemoryError("sources", "each source must look like 'context:42'")
+        try:
+            return cls(SourceKind(kind), ref)
+        except ValueError:
+            allowed = ", ".join(k.value for k in SourceKind)
+            raise InvalidMemoryError(
+                "sources", f"unknown source kind (allowed: {allowed})"
+            ) from None
+
+
+class MemoryError_(CompanionMemoryError):
+    """Base of memory-store errors."""
+
+    code = "memory_error"
+
+
+class InvalidMemoryError(MemoryError_):
+    """A record or intent failed validation; `field` names what was wrong."""
+
+    code = "invalid_memory"
+
+    def __init__(self, field_name: str, reason: str) -> None:
+        self.field = field_name
+        super().__init__(f"{field_name}: {reason}")
+
+
+class MemoryNotFoundError(MemoryError_):
+    code = "memory_not_found"
+
+    def __init__(self, memory_id: str) -> None:
+        self.memory_id = memory_id
+        super().__init__(f"memory {memory_id} does not exist")
+
+
+class RevisionConflictError(MemoryError_):
+    """Compare-and-set failed: the record changed since the caller read it."""
+
+    code = "revision_conflict"
+
+    def __init__(self, memory_id: str, expected: int, actual: int) -> None:
+        self.memory_id = memory_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"memory {memory_id} is at revision {actual}, not {expected}; re-read and retry"
+        )
+
+
+class AuthorityError(MemoryError_):
+    """A lower-authority intent tried to amend a higher-authority record."""
+
+    code = "authority_too_low"
+
+
+class RejectedContentError(MemoryError_):
+    """The owner rejected a memory with this text before; it is not written again."""
+
+    code = "rejected_by_owner"
+
+
+class CursorConflictError(MemoryError_):
+    """A cursor advance did not start where the stored cursor is."""
+
+    code = "cursor_conflict"
+
+
+def normalize_text(text: str) -> str:
+    """Lower case, single spaces, no surrounding punctuation: the duplicate key."""
+    folded = " ".join(text.casefold().split())
+    return folded.strip(" .,!?;:")
+
+
+def validate_text(text: Any) -> str:
+    if not isinstance(text, str):
+        raise InvalidMemoryError("text", "must be a string")
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidMemoryError("text", "must not be empty")
+    if len(stripped) > TEXT_LIMIT_CHARS:
+        raise InvalidMemoryError(
+            "text", f"is {len(stripped)} characters; at most {TEXT_LIMIT_CHARS} are allowed"
+        )
+    return stripped
+
+
+def validate_sources(sources: Any) -> tuple[SourceRef, ...]:
+    if not sources:
+        raise InvalidMemoryError("sources", "at least one source is required (provenance)")
+    if len(sources) > SOURCES_LIMIT:
+        raise InvalidMemoryError("sources", f"at most {SOURCES_LIMIT} sources are allowed")
+    out: list[SourceRef] = []
+    for item in sources:
+        if isinstance(item, SourceRef):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(SourceRef.parse(item))
+        else:
+            raise InvalidMemoryError("sources", "each source must be a SourceRef or 'kind:ref'")
+    return tuple(dict.fromkeys(out))
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRecord:
+    """One stored memory. Temporary and Long-Term share this retrievable format."""
+
+    memory_id: str
+    revision: int
+    tier: Tier
+    kind: Kind
+    text: str
+    authority: Authority
+    sources: tuple[SourceRef, ...]
+    created_at: datetime
+    updated_at: datetime
+    expires_at: datetime | None
+    reinforced: int = 0
+    status: Status = Status.ACTIVE
+    subject: str | None = None
+    superseded_by: str | None = None
+    auto: bool = True
+    """Created by a processor (auto-expiring Long-Term) rather than the agent or owner."""
+
+    def is_live(self, now: datetime) -> bool:
+        if self.status is not Status.ACTIVE:
+            return False
+        return self.expires_at is None or self.expires_at > now
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "memory_id": self.memory_id,
+            "revision": self.revision,
+            "tier": self.tier.value,
+            "kind": self.kind.value,
+            "text": self.text,
+            "authority": self.authority.value,
+            "sources": [s.to_str() for s in self.sources],
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+            "expires_at": self.expires_at.isoformat() if self.expires_at else None,
+            "reinforced": self.reinforced,
+            "status": self.status.value,
+            "subject": self.subject,
+            "superseded_by": self.superseded_by,
+            "auto": self.auto,
+        }
+
+
+class IntentOp(StrEnum):
+    CREATE = "create"
+    UPDATE = "update"
+    REINFORCE = "reinforce"
+    REMOVE = "remove"
+    PROMOTE = "promote"
+    SUPERSEDE = "supersede"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryIntent:
+    """An explicit instruction to the store, executed as given (never reinterpreted).
+
+    - create: `memory_id`, `tier`, `kind`, `text`, `authority`, `sources` required;
+      no similarity search; `subject` optional.
+    - update: `memory_id`, `expected_revision`, new `text` and `sources` (added to
+      the record's), `authority` of the proposer.
+    - reinforce: `memory_id`, `expected_revision`, `sources`, `authority`; extends expiry.
+    - remove: `memory_id`, `expected_revision`, `authority`, `reason`.
+    - promote: `memory_id` (a Temporary record), `expected_revision`, `receipt_id`.
+    - supersede: `memory_id` (the older record), `expected_revision`, `superseded_by`.
+    """
+
+    op: IntentOp
+    memory_id: str
+    expected_revision: int | None = None
+    tier: Tier | None = None
+    kind: Kind | None = None
+    text: str | None = None
+    authority: Authority = Authority.INFERENCE
+    sources: tuple[SourceRef, ...] = field(default_factory=tuple)
+    subject: str | None = None
+    reason: str | None = None
+    superseded_by: str | None = None
+    receipt_id: str | None = None
+    auto: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.memory_id, str) or not self.memory_id.strip():
+            raise InvalidMemoryError("memory_id", "must be a non-empty string")
+        if len(self.memory_id) > 128:
+            raise InvalidMemoryError("memory_id", "must be at most 128 characters")
+        op = self.op
+        if op is IntentOp.CREATE:
+            if self.tier is None:
+                raise InvalidMemoryError("tier", "is required for create")
+            if self.kind is None:
+                raise InvalidMemoryError("kind", "is required for create")
+            kinds = DEVICE_KINDS if self.tier is Tier.DEVICE else PERSONAL_KINDS
+            if self.kind not in kinds:
+                allowed = ", ".join(sorted(k.value for k in kinds))
+                raise InvalidMemoryError(
+                    "kind", f"{self.kind.value} is not allowed in tier {self.tier.value} "
+                    f"(allowed: {allowed})"
+                )
+            object.__setattr__(self, "text", validate_text(self.text))
+            object.__setattr__(self, "sources", validate_sources(self.sources))
+        else:
+            if self.expected_revision is None or self.expected_revision < 1:
+                raise InvalidMemoryError(
+                    "expected_revision", f"a positive revision is required for {op.value}"
+                )
+        if op is IntentOp.UPDATE:
+            object.__setattr__(self, "text", validate_text(self.text))
+            object.__setattr__(self, "sources", validate_sources(self.sources))
+        if op is IntentOp.REINFORCE:
+            object.__setattr__(self, "sources", validate_sources(self.sources))
+        if op is IntentOp.SUPERSEDE and not self.superseded_by:
+            raise InvalidMemoryError("superseded_by", "is required for supersede")

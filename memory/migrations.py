@@ -16,3 +16,14 @@ class Migration:
 
     name: str
     sql: str
+
+
+def all_migrations() -> list[Migration]:
+    """Every migration, in the order they must run: store core, episode ledger, sweep ledger."""
+    from memory import episode_ledger, schema, sweep_ledger
+
+    ordered = [*schema.MIGRATIONS, *episode_ledger.MIGRATIONS, *sweep_ledger.MIGRATIONS]
+    names = [m.name for m in ordered]
+    if len(set(names)) != len(names):
+        raise RuntimeError("duplicate migration name")
+    return ordered

@@ -1,5 +1,6 @@
 """Model providers and the merge engine, shared by the three scenarios."""
 
+from agent.model.deterministic import DeterministicProvider
 from agent.model.provider import (
     BudgetExhaustedError,
     Message,
@@ -11,9 +12,11 @@ from agent.model.provider import (
     ModelTimeoutError,
     ModelUnavailableError,
 )
+from agent.model.scripted import ScriptedProvider
 
 __all__ = [
     "BudgetExhaustedError",
+    "DeterministicProvider",
     "Message",
     "ModelError",
     "ModelOutputError",
@@ -22,4 +25,5 @@ __all__ = [
     "ModelResponse",
     "ModelTimeoutError",
     "ModelUnavailableError",
+    "ScriptedProvider",
 ]

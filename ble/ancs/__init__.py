@@ -1,0 +1,1 @@
+"""Apple Notification Center Service: codec, reassembler and session."""

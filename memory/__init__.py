@@ -1,6 +1,15 @@
 """What is remembered: records, intents and the SQLite store."""
 
+from memory.errors import (
+    DatabaseRefusedError,
+    EmptyQueryError,
+    MemoryInactiveError,
+    StoreBusyError,
+    StoreClosedError,
+)
+from memory.intents import ApplyResult, CursorAdvance, apply_intents
 from memory.migrations import Migration
+from memory.recall import STOPWORDS, DenseLeg
 from memory.records import (
     AUTHORITY_RANK,
     DEVICE_KINDS,
@@ -24,28 +33,43 @@ from memory.records import (
     Tier,
     normalize_text,
 )
+from memory.store import CleanupStats, MemoryStore, RecallHit, SaveResult
 
 __all__ = [
     "AUTHORITY_RANK",
     "DEVICE_KINDS",
     "PERSONAL_KINDS",
+    "STOPWORDS",
     "TEXT_LIMIT_CHARS",
+    "ApplyResult",
     "Authority",
     "AuthorityError",
+    "CleanupStats",
+    "CursorAdvance",
     "CursorConflictError",
+    "DatabaseRefusedError",
+    "DenseLeg",
+    "EmptyQueryError",
     "IntentOp",
     "InvalidMemoryError",
     "Kind",
     "MemoryError_",
+    "MemoryInactiveError",
     "MemoryIntent",
     "MemoryNotFoundError",
     "MemoryRecord",
+    "MemoryStore",
     "Migration",
+    "RecallHit",
     "RejectedContentError",
     "RevisionConflictError",
+    "SaveResult",
     "SourceKind",
     "SourceRef",
     "Status",
+    "StoreBusyError",
+    "StoreClosedError",
     "Tier",
+    "apply_intents",
     "normalize_text",
 ]

@@ -1,7 +1,366 @@
-"""Placeholder: the owner of this module replaces it with its tables."""
+"""The Episode processing ledger: one row per recorded episode trace.
+
+States and transitions (every transition is one call inside the caller's
+transaction, usually `MemoryStore.transaction(fn)` together with the memory
+writes it stands for):
+
+    pending --mark_processing--> processing --mark_proposed--> proposed --mark_done--> done
+       ^                            |   |                          |
+       |                   release  |   +--mark_retry / mark_ignored+--> retry | ignored
+       +----------------------------+
+    retry --(next_attempt_at due)--> processing ...
+
+- `pending`: registered from the trace directory, not yet looked at.
+- `processing`: in a batch whose model call has not been staged yet. Rows found
+  here when a process starts were interrupted; `recover()` charges them one
+  attempt and they are taken first by the next batch.
+- `proposed`: the validated proposal for this episode is staged in
+  `proposal_json` (with its sha256 `proposal_digest`); applying it needs no model
+  call, so a crash here resumes by re-reading the stage.
+- `done`: the memory writes committed in the same transaction; `applied_json`
+  lists the memory ids written.
+- `retry`: a failed attempt (invalid proposal item, model failure, stale revision);
+  `attempts` counts failures, `next_attempt_at` is the backoff. After the retry
+  budget the row becomes `ignored` with reason `retry_budget_exhausted:<code>`.
+- `ignored`: never processed further (`reason` says why: an ineligible episode,
+  an unreadable trace, an exhausted retry budget).
+
+These functions are synchronous and take an open `sqlite3.Connection`; they do
+no I/O besides SQL and must run on the store's owned thread.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import orjson
+
+from core.errors import CompanionMemoryError
 from memory.migrations import Migration
 
-MIGRATIONS: list[Migration] = []
+MIGRATIONS: list[Migration] = [
+    Migration(
+        name="episode_ledger_0001_create",
+        sql="""
+CREATE TABLE episode_ledger (
+    episode_id TEXT PRIMARY KEY,
+    day TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN
+        ('pending', 'processing', 'proposed', 'done', 'retry', 'ignored')),
+    attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    reason TEXT,
+    trace_digest TEXT,
+    batch_id TEXT,
+    proposal_digest TEXT,
+    proposal_json TEXT,
+    applied_json TEXT,
+    next_attempt_at TEXT,
+    registered_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX episode_ledger_by_state ON episode_ledger (state, registered_at, episode_id);
+""",
+    ),
+]
+
+
+class EpisodeState(StrEnum):
+    PENDING = "pending"
+    PROCESSING = "processing"
+    PROPOSED = "proposed"
+    DONE = "done"
+    RETRY = "retry"
+    IGNORED = "ignored"
+
+
+class LedgerStateError(CompanionMemoryError):
+    """A transition was asked of a row that is not in a state that allows it."""
+
+    code = "ledger_state_conflict"
+
+
+RETRY_EXHAUSTED = "retry_budget_exhausted"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    episode_id: str
+    day: str
+    state: EpisodeState
+    attempts: int
+    reason: str | None
+    trace_digest: str | None
+    batch_id: str | None
+    proposal_digest: str | None
+    proposal_json: str | None
+    applied: tuple[str, ...]
+    next_attempt_at: str | None
+    registered_at: str
+    updated_at: str
+
+    def proposal(self) -> Any:
+        """The staged proposal (parsed), or None."""
+        return None if self.proposal_json is None else orjson.loads(self.proposal_json)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "episode_id": self.episode_id,
+            "day": self.day,
+            "state": self.state.value,
+            "attempts": self.attempts,
+            "reason": self.reason,
+            "proposal_digest": self.proposal_digest,
+            "applied": list(self.applied),
+            "next_attempt_at": self.next_attempt_at,
+        }
+
+
+_COLUMNS = (
+    "episode_id, day, state, attempts, reason, trace_digest, batch_id, proposal_digest, "
+    "proposal_json, applied_json, next_attempt_at, registered_at, updated_at"
+)
+
+
+def _ts(value: datetime) -> str:
+    """Fixed-width UTC text, so that SQL compares times as strings correctly."""
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _row(values: Sequence[Any]) -> LedgerRow:
+    applied = tuple(orjson.loads(values[9])) if values[9] else ()
+    return LedgerRow(
+        episode_id=values[0], day=values[1], state=EpisodeState(values[2]),
+        attempts=values[3], reason=values[4], trace_digest=values[5], batch_id=values[6],
+        proposal_digest=values[7], proposal_json=values[8], applied=applied,
+        next_attempt_at=values[10], registered_at=values[11], updated_at=values[12],
+    )
+
+
+def proposal_digest(proposal_json: str) -> str:
+    return hashlib.sha256(proposal_json.encode("utf-8")).hexdigest()
+
+
+def get(conn: sqlite3.Connection, episode_id: str) -> LedgerRow | None:
+    cur = conn.execute(f"SELECT {_COLUMNS} FROM episode_ledger WHERE episode_id = ?",
+                       (episode_id,))
+    values = cur.fetchone()
+    return None if values is None else _row(values)
+
+
+def rows(
+    conn: sqlite3.Connection, *, state: EpisodeState | None = None, limit: int = 1000
+) -> list[LedgerRow]:
+    if state is None:
+        cur = conn.execute(
+            f"SELECT {_COLUMNS} FROM episode_ledger ORDER BY registered_at, episode_id LIMIT ?",
+            (limit,),
+        )
+    else:
+        cur = conn.execute(
+            f"SELECT {_COLUMNS} FROM episode_ledger WHERE state = ? "
+            "ORDER BY registered_at, episode_id LIMIT ?",
+            (state.value, limit),
+        )
+    return [_row(v) for v in cur.fetchall()]
+
+
+def register(conn: sqlite3.Connection, entries: Iterable[tuple[str, str]], now: datetime) -> int:
+    """Add (day, episode_id) traces not yet in the ledger as `pending`; return how many."""
+    stamp = _ts(now)
+    added = 0
+    for day, episode_id in entries:
+        cur = conn.execute(
+            "INSERT OR IGNORE INTO episode_ledger (episode_id, day, state, registered_at, "
+            "updated_at) VALUES (?, ?, 'pending', ?, ?)",
+            (episode_id, day, stamp, stamp),
+        )
+        added += cur.rowcount
+    return added
+
+
+def known_ids(conn: sqlite3.Connection, episode_ids: Iterable[str]) -> set[str]:
+    ids = list(episode_ids)
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        cur = conn.execute(
+            f"SELECT episode_id FROM episode_ledger WHERE episode_id IN ({marks})", chunk
+        )
+        found.update(r[0] for r in cur.fetchall())
+    return found
+
+
+def candidates(conn: sqlite3.Connection, now: datetime, limit: int) -> list[LedgerRow]:
+    """Rows to take into the next batch: interrupted `processing` first, then `pending`
+    and due `retry` rows, oldest registration first."""
+    cur = conn.execute(
+        f"SELECT {_COLUMNS} FROM episode_ledger WHERE state = 'processing' "
+        "OR state = 'pending' OR (state = 'retry' AND (next_attempt_at IS NULL "
+        "OR next_attempt_at <= ?)) "
+        "ORDER BY CASE state WHEN 'processing' THEN 0 ELSE 1 END, registered_at, episode_id "
+        "LIMIT ?",
+        (_ts(now), limit),
+    )
+    return [_row(v) for v in cur.fetchall()]
+
+
+def proposed(conn: sqlite3.Connection, limit: int) -> list[LedgerRow]:
+    """Rows with a staged proposal waiting to be applied."""
+    return rows(conn, state=EpisodeState.PROPOSED, limit=limit)
+
+
+def _transition(conn: sqlite3.Connection, episode_id: str, allowed: Iterable[EpisodeState],
+                sets: str, params: Sequence[Any]) -> None:
+    states = [s.value for s in allowed]
+    marks = ",".join("?" * len(states))
+    cur = conn.execute(
+        f"UPDATE episode_ledger SET {sets} WHERE episode_id = ? AND state IN ({marks})",
+        (*params, episode_id, *states),
+    )
+    if cur.rowcount != 1:
+        row = get(conn, episode_id)
+        where = "is not in the ledger" if row is None else f"is {row.state.value}"
+        raise LedgerStateError(
+            f"episode {episode_id} {where}; this transition needs one of: {', '.join(states)}"
+        )
+
+
+def mark_processing(conn: sqlite3.Connection, episode_ids: Sequence[str], batch_id: str,
+                    trace_digests: dict[str, str], now: datetime) -> None:
+    """pending | retry | processing -> processing (in batch `batch_id`)."""
+    for episode_id in episode_ids:
+        _transition(
+            conn, episode_id,
+            (EpisodeState.PENDING, EpisodeState.RETRY, EpisodeState.PROCESSING),
+            "state = 'processing', batch_id = ?, trace_digest = ?, updated_at = ?",
+            (batch_id, trace_digests.get(episode_id), _ts(now)),
+        )
+
+
+def release(conn: sqlite3.Connection, episode_ids: Sequence[str], now: datetime) -> None:
+    """processing -> pending (no failed attempt yet) or retry, without charging an attempt
+    (the model was unavailable or out of budget; nothing about the episode failed)."""
+    for episode_id in episode_ids:
+        _transition(
+            conn, episode_id, (EpisodeState.PROCESSING,),
+            "state = CASE WHEN attempts > 0 THEN 'retry' ELSE 'pending' END, batch_id = NULL, "
+            "updated_at = ?",
+            (_ts(now),),
+        )
+
+
+def mark_proposed(
+    conn: sqlite3.Connection, episode_id: str, proposal_json: str, now: datetime
+) -> str:
+    """processing -> proposed with the staged proposal; returns its digest."""
+    digest = proposal_digest(proposal_json)
+    _transition(
+        conn, episode_id, (EpisodeState.PROCESSING,),
+        "state = 'proposed', proposal_json = ?, proposal_digest = ?, reason = NULL, "
+        "updated_at = ?",
+        (proposal_json, digest, _ts(now)),
+    )
+    return digest
+
+
+def mark_done(
+    conn: sqlite3.Connection, episode_id: str, expected_digest: str, applied: Sequence[str],
+    now: datetime,
+) -> None:
+    """proposed (with this proposal digest) -> done, listing the memory ids written."""
+    row = get(conn, episode_id)
+    if row is not None and row.state is EpisodeState.PROPOSED and (
+        row.proposal_digest != expected_digest
+    ):
+        raise LedgerStateError(
+            f"episode {episode_id} has a different staged proposal than the one applied"
+        )
+    _transition(
+        conn, episode_id, (EpisodeState.PROPOSED,),
+        "state = 'done', applied_json = ?, reason = NULL, next_attempt_at = NULL, "
+        "updated_at = ?",
+        (orjson.dumps(list(applied)).decode("utf-8"), _ts(now)),
+    )
+
+
+def mark_retry(conn: sqlite3.Connection, episode_id: str, reason: str, now: datetime,
+               next_attempt_at: datetime, retry_budget: int) -> EpisodeState:
+    """processing | proposed -> retry with one more failed attempt, or -> ignored with
+    `retry_budget_exhausted:<reason>` when the budget is spent. Returns the new state."""
+    row = get(conn, episode_id)
+    attempts = (row.attempts if row is not None else 0) + 1
+    if attempts >= retry_budget:
+        _transition(
+            conn, episode_id, (EpisodeState.PROCESSING, EpisodeState.PROPOSED),
+            "state = 'ignored', attempts = ?, reason = ?, proposal_json = NULL, "
+            "proposal_digest = NULL, next_attempt_at = NULL, updated_at = ?",
+            (attempts, f"{RETRY_EXHAUSTED}:{reason}", _ts(now)),
+        )
+        return EpisodeState.IGNORED
+    _transition(
+        conn, episode_id, (EpisodeState.PROCESSING, EpisodeState.PROPOSED),
+        "state = 'retry', attempts = ?, reason = ?, proposal_json = NULL, "
+        "proposal_digest = NULL, next_attempt_at = ?, batch_id = NULL, updated_at = ?",
+        (attempts, reason, _ts(next_attempt_at), _ts(now)),
+    )
+    return EpisodeState.RETRY
+
+
+def mark_ignored(conn: sqlite3.Connection, episode_id: str, reason: str, now: datetime) -> None:
+    """pending | retry | processing -> ignored with `reason` (e.g. an ineligible episode)."""
+    _transition(
+        conn, episode_id,
+        (EpisodeState.PENDING, EpisodeState.RETRY, EpisodeState.PROCESSING),
+        "state = 'ignored', reason = ?, next_attempt_at = NULL, updated_at = ?",
+        (reason, _ts(now)),
+    )
+
+
+def recover(conn: sqlite3.Connection, now: datetime, retry_budget: int) -> dict[str, int]:
+    """At process start: charge each interrupted `processing` row one failed attempt
+    (a crash loop on one episode ends in `ignored`); `proposed` rows stay staged."""
+    out = {"interrupted": 0, "exhausted": 0, "proposed": 0}
+    for row in rows(conn, state=EpisodeState.PROCESSING, limit=1_000_000):
+        attempts = row.attempts + 1
+        if attempts >= retry_budget:
+            conn.execute(
+                "UPDATE episode_ledger SET state = 'ignored', attempts = ?, reason = ?, "
+                "updated_at = ? WHERE episode_id = ?",
+                (attempts, f"{RETRY_EXHAUSTED}:interrupted", _ts(now), row.episode_id),
+            )
+            out["exhausted"] += 1
+        else:
+            conn.execute(
+                "UPDATE episode_ledger SET attempts = ?, reason = 'interrupted', "
+                "updated_at = ? WHERE episode_id = ?",
+                (attempts, _ts(now), row.episode_id),
+            )
+            out["interrupted"] += 1
+    cur = conn.execute("SELECT COUNT(*) FROM episode_ledger WHERE state = 'proposed'")
+    out["proposed"] = int(cur.fetchone()[0])
+    return out
+
+
+def counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Rows per state (every state present, zero when none)."""
+    out = {s.value: 0 for s in EpisodeState}
+    for state, n in conn.execute("SELECT state, COUNT(*) FROM episode_ledger GROUP BY state"):
+        out[state] = int(n)
+    return out
+
+
+def due_count(conn: sqlite3.Connection, now: datetime) -> int:
+    """Rows that a batch could take now (processing, proposed, pending, due retry)."""
+    cur = conn.execute(
+        "SELECT COUNT(*) FROM episode_ledger WHERE state IN ('processing', 'proposed', "
+        "'pending') OR (state = 'retry' AND (next_attempt_at IS NULL OR next_attempt_at <= ?))",
+        (_ts(now),),
+    )
+    return int(cur.fetchone()[0])

@@ -1,7 +1,109 @@
-"""Placeholder: the owner of this module replaces it with its tables."""
+"""The store's own tables: memories, their FTS5 index, tombstones, rejections,
+receipts and cursors.
+
+Timestamps are integer microseconds since the Unix epoch (UTC), so expiry
+filters compare integers. The FTS index holds only `active` rows; triggers keep
+it in step with every insert, update and delete, whoever writes the row.
+"""
 
 from __future__ import annotations
 
 from memory.migrations import Migration
 
-MIGRATIONS: list[Migration] = []
+APPLICATION_ID = 0x434D454D
+"""`PRAGMA application_id` of a companion-memory database ("CMEM")."""
+
+MIGRATIONS_TABLE = "schema_migrations"
+
+_CORE = """
+CREATE TABLE memories (
+    rowid INTEGER PRIMARY KEY,
+    memory_id TEXT NOT NULL UNIQUE,
+    revision INTEGER NOT NULL CHECK (revision >= 1),
+    tier TEXT NOT NULL CHECK (tier IN ('temporary', 'long_term', 'device')),
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    norm TEXT NOT NULL,
+    authority TEXT NOT NULL
+        CHECK (authority IN ('direct_user_statement', 'agent_conclusion', 'inference')),
+    sources TEXT NOT NULL,
+    created_us INTEGER NOT NULL,
+    updated_us INTEGER NOT NULL,
+    expires_us INTEGER,
+    reinforced INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL CHECK (status IN ('active', 'deleted', 'superseded')),
+    status_reason TEXT,
+    subject TEXT,
+    superseded_by TEXT,
+    auto INTEGER NOT NULL CHECK (auto IN (0, 1))
+);
+CREATE INDEX memories_norm ON memories (norm) WHERE status = 'active';
+CREATE INDEX memories_expiry ON memories (expires_us) WHERE expires_us IS NOT NULL;
+CREATE INDEX memories_tier_updated ON memories (tier, updated_us);
+
+CREATE VIRTUAL TABLE memories_fts USING fts5 (
+    text,
+    content = 'memories',
+    content_rowid = 'rowid',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN new.status = 'active'
+BEGIN
+    INSERT INTO memories_fts (rowid, text) VALUES (new.rowid, new.text);
+END;
+
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+WHEN old.status = 'active'
+BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF text, status ON memories
+BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, text)
+        SELECT 'delete', old.rowid, old.text WHERE old.status = 'active';
+    INSERT INTO memories_fts (rowid, text)
+        SELECT new.rowid, new.text WHERE new.status = 'active';
+END;
+
+CREATE TABLE memory_tombstones (
+    memory_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    removed_us INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE memory_rejections (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id TEXT NOT NULL,
+    norm TEXT NOT NULL,
+    text TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at_us INTEGER NOT NULL
+);
+CREATE INDEX memory_rejections_norm ON memory_rejections (norm);
+
+CREATE TABLE memory_receipts (
+    receipt TEXT PRIMARY KEY,
+    memory_ids TEXT NOT NULL,
+    applied_us INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE memory_promotions (
+    receipt_id TEXT PRIMARY KEY,
+    memory_id TEXT NOT NULL,
+    from_revision INTEGER NOT NULL,
+    promoted_us INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE memory_cursors (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL CHECK (value >= 0),
+    updated_us INTEGER NOT NULL
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[Migration] = [
+    Migration("0001_memory_core", _CORE),
+]

@@ -1,0 +1,150 @@
+"""Opening the memory database: identity checks, pragmas and named migrations.
+
+`open_database(path)` is synchronous and runs on the store's owned thread. A file
+that is not a companion-memory database, or that records a migration this code
+does not know (a newer schema), is refused with `DatabaseRefusedError` before
+anything is written to it.
+
+Durability: WAL with `synchronous=FULL`. NORMAL would stay consistent, but its
+last commits can roll back after a power cut; an owner's `forget` or an agent's
+`save_memory` that was acknowledged must not come back. Writers commit batches,
+so FULL costs one WAL fsync per batch (research/durability.md: 6.3k single-row
+transactions/s on this class of machine), far above what the processors need.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memory.errors import DatabaseRefusedError
+from memory.migrations import Migration, all_migrations
+from memory.schema import APPLICATION_ID, MIGRATIONS_TABLE
+
+BUSY_TIMEOUT_MS = 5_000
+"""How long a writer waits for another process's write lock before StoreBusyError."""
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _inspect_file(path: Path) -> bool:
+    """True when the file is new (absent or empty); refuses a non-SQLite file."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return True
+    except IsADirectoryError:
+        raise DatabaseRefusedError(str(path), "it is a directory") from None
+    if not header:
+        return True
+    if header != SQLITE_HEADER:
+        raise DatabaseRefusedError(str(path), "it is not an SQLite database")
+    return False
+
+
+def _check_identity(conn: sqlite3.Connection, path: str, known: list[Migration]) -> None:
+    """Refuse foreign or newer databases; runs only reads."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {
+            row[0]
+            for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseRefusedError(path, f"it cannot be read as SQLite ({exc})") from None
+    if app_id == 0 and not tables:
+        return  # an empty SQLite file: ours to initialise
+    if app_id != APPLICATION_ID:
+        raise DatabaseRefusedError(
+            path, f"it belongs to another application (application_id {app_id:#x})"
+        )
+    if MIGRATIONS_TABLE not in tables:
+        raise DatabaseRefusedError(path, "it has no migration record")
+    applied = [row[0] for row in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")]
+    names = {m.name for m in known}
+    unknown = sorted(n for n in applied if n not in names)
+    if unknown:
+        raise DatabaseRefusedError(
+            path,
+            f"it was written by a newer version (unknown migrations: {', '.join(unknown)}); "
+            "upgrade companion-memory",
+        )
+
+
+def _apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> list[str]:
+    """Apply each missing migration in its own transaction with its record row."""
+    ran: list[str] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {MIGRATIONS_TABLE} "
+            "(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) WITHOUT ROWID"
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    for migration in migrations:
+        # executescript commits an open transaction first, so BEGIN is part of the script.
+        conn.executescript("BEGIN IMMEDIATE;\n" + migration.sql)
+        try:
+            done = conn.execute(
+                f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE name = ?", (migration.name,)
+            ).fetchone()
+            if done is not None:
+                # Another process applied it while we waited: undo our copy.
+                conn.execute("ROLLBACK")
+                continue
+            conn.execute(
+                f"INSERT INTO {MIGRATIONS_TABLE} (name, applied_at) VALUES (?, ?)",
+                (migration.name, datetime.now(UTC).isoformat()),
+            )
+            conn.execute("COMMIT")
+            ran.append(migration.name)
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    return ran
+
+
+def _pending(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migration]:
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if MIGRATIONS_TABLE not in tables:
+        return list(migrations)
+    applied = {r[0] for r in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")}
+    return [m for m in migrations if m.name not in applied]
+
+
+def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """Open (creating if needed) and migrate the memory database at `path`.
+
+    Blocking; call it on the store's thread. Raises DatabaseRefusedError without
+    writing anything when the file is not ours or is from a newer schema.
+    """
+    file = Path(path)
+    known = all_migrations()
+    _inspect_file(file)
+    conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=True)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        _check_identity(conn, str(file), known)
+        pending = _pending(conn, known)
+        if pending and conn.execute("PRAGMA page_count").fetchone()[0] == 0:
+            conn.execute("PRAGMA auto_vacuum = INCREMENTAL")  # only effective on a new file
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if pending:
+            _apply_migrations(conn, pending)
+            _check_identity(conn, str(file), known)
+    except BaseException:
+        conn.close()
+        raise
+    return conn

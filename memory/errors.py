@@ -1,0 +1,66 @@
+"""Errors of the SQLite store beyond the record/intent errors in `memory.records`."""
+
+from __future__ import annotations
+
+from memory.records import MemoryError_
+
+
+class DatabaseRefusedError(MemoryError_):
+    """The file is not a companion-memory database, or was written by a newer version.
+
+    The file is left exactly as it was found.
+    """
+
+    code = "database_refused"
+
+    def __init__(self, path: str, why: str) -> None:
+        self.path = path
+        self.why = why
+        super().__init__(f"refusing to open {path}: {why}; the file was not modified")
+
+
+class MemoryInactiveError(MemoryError_):
+    """An intent named a record that is deleted, superseded or expired."""
+
+    code = "memory_inactive"
+
+    def __init__(self, memory_id: str, status: str) -> None:
+        self.memory_id = memory_id
+        self.status = status
+        super().__init__(
+            f"memory {memory_id} is {status}; only active records can be changed "
+            "(create a new memory instead)"
+        )
+
+
+class EmptyQueryError(MemoryError_):
+    """A recall query had no searchable words (empty, punctuation or stopwords only)."""
+
+    code = "empty_query"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the query has no searchable words (it is empty or only stopwords/punctuation); "
+            "name what to look for, e.g. 'dentist appointment'"
+        )
+
+
+class StoreClosedError(MemoryError_):
+    """The store was used before `open()` finished or after `close()`."""
+
+    code = "store_closed"
+
+    def __init__(self) -> None:
+        super().__init__("the memory store is closed; open it with MemoryStore.open(path)")
+
+
+class StoreBusyError(MemoryError_):
+    """Another writer held the database past the busy timeout."""
+
+    code = "store_busy"
+
+    def __init__(self, timeout_ms: int) -> None:
+        super().__init__(
+            f"the memory database stayed locked by another writer for {timeout_ms} ms; "
+            "retry later"
+        )

@@ -1,0 +1,134 @@
+"""Listing, export, statistics and cleanup of the memory database (sync, store thread)."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from typing import Any
+
+from memory.records import MemoryRecord, Tier
+from memory.rows import COLUMNS, from_us, record_from_row, to_us
+
+
+def list_records(
+    conn: sqlite3.Connection,
+    now: datetime,
+    *,
+    tier: Tier | None,
+    include_inactive: bool,
+    limit: int,
+) -> list[MemoryRecord]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    if tier is not None:
+        clauses.append("tier = ?")
+        params.append(Tier(tier).value)
+    if not include_inactive:
+        clauses.append("status = 'active' AND (expires_us IS NULL OR expires_us > ?)")
+        params.append(to_us(now))
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    rows = conn.execute(
+        f"SELECT {COLUMNS} FROM memories {where} ORDER BY updated_us DESC, rowid DESC LIMIT ?",
+        (*params, max(0, limit)),
+    ).fetchall()
+    return [record_from_row(r) for r in rows]
+
+
+def export(conn: sqlite3.Connection, now: datetime) -> list[dict[str, Any]]:
+    """Every live record and every tombstone (deleted/superseded rows, compacted ids)."""
+    now_us = to_us(now)
+    out: list[dict[str, Any]] = []
+    rows = conn.execute(
+        f"SELECT {COLUMNS}, status_reason FROM memories "
+        "WHERE (status = 'active' AND (expires_us IS NULL OR expires_us > ?)) "
+        "OR status != 'active' ORDER BY rowid",
+        (now_us,),
+    ).fetchall()
+    for row in rows:
+        item = record_from_row(row).to_dict()
+        item["tombstone"] = item["status"] != "active"
+        if item["tombstone"]:
+            item["reason"] = row[15]
+        out.append(item)
+    for memory_id, status, removed_us in conn.execute(
+        "SELECT memory_id, status, removed_us FROM memory_tombstones ORDER BY memory_id"
+    ):
+        out.append(
+            {
+                "memory_id": memory_id,
+                "status": status,
+                "tombstone": True,
+                "removed_at": from_us(removed_us).isoformat(),
+            }
+        )
+    return out
+
+
+def delete_all(conn: sqlite3.Connection) -> int:
+    """Remove every memory, tombstone and rejection; cursors and receipts stay."""
+    count = int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+    conn.execute("DELETE FROM memories")
+    conn.execute("DELETE FROM memory_tombstones")
+    conn.execute("DELETE FROM memory_rejections")
+    conn.execute("DELETE FROM memory_promotions")
+    return count
+
+
+def cleanup_expired(conn: sqlite3.Connection, now: datetime) -> int:
+    """Move expired, deleted and superseded rows to id-only tombstones; returns rows removed."""
+    now_us = to_us(now)
+    condition = "status != 'active' OR (expires_us IS NOT NULL AND expires_us <= ?)"
+    conn.execute(
+        "INSERT OR REPLACE INTO memory_tombstones (memory_id, status, removed_us) "
+        f"SELECT memory_id, CASE status WHEN 'active' THEN 'expired' ELSE status END, ? "
+        f"FROM memories WHERE {condition}",
+        (now_us, now_us),
+    )
+    cur = conn.execute(f"DELETE FROM memories WHERE {condition}", (now_us,))
+    return int(cur.rowcount)
+
+
+def database_bytes(conn: sqlite3.Connection) -> int:
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    return int(pages) * int(size)
+
+
+def incremental_vacuum(conn: sqlite3.Connection) -> int:
+    """Return free pages to the file system (outside a transaction); returns bytes freed."""
+    free = int(conn.execute("PRAGMA freelist_count").fetchone()[0])
+    if free == 0:
+        return 0
+    before = database_bytes(conn)
+    conn.execute("PRAGMA incremental_vacuum")
+    return max(0, before - database_bytes(conn))
+
+
+def stats(conn: sqlite3.Connection, now: datetime) -> dict[str, int]:
+    now_us = to_us(now)
+    out: dict[str, int] = {}
+    for tier in Tier:
+        for status in ("active", "deleted", "superseded"):
+            out[f"{tier.value}.{status}"] = 0
+    for tier, status, count in conn.execute(
+        "SELECT tier, status, count(*) FROM memories GROUP BY tier, status"
+    ):
+        out[f"{tier}.{status}"] = int(count)
+    out["expired"] = int(
+        conn.execute(
+            "SELECT count(*) FROM memories WHERE status = 'active' AND expires_us <= ?",
+            (now_us,),
+        ).fetchone()[0]
+    )
+    out["live"] = int(
+        conn.execute(
+            "SELECT count(*) FROM memories WHERE status = 'active' "
+            "AND (expires_us IS NULL OR expires_us > ?)",
+            (now_us,),
+        ).fetchone()[0]
+    )
+    out["tombstones"] = int(conn.execute("SELECT count(*) FROM memory_tombstones").fetchone()[0])
+    out["rejections"] = int(conn.execute("SELECT count(*) FROM memory_rejections").fetchone()[0])
+    out["receipts"] = int(conn.execute("SELECT count(*) FROM memory_receipts").fetchone()[0])
+    out["database_bytes"] = database_bytes(conn)
+    return out

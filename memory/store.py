@@ -1,0 +1,378 @@
+"""`MemoryStore`: the async face of the memory database.
+
+All SQLite work runs on one owned thread (`memory.connection.SqliteThread`);
+every method here awaits a job on it and never touches SQLite on the event loop.
+Writes run inside `BEGIN IMMEDIATE .. COMMIT` (the write lock is taken before
+any read, so a compare-and-set cannot race another task or process; a busy
+database is waited on for `BUSY_TIMEOUT_MS`).
+
+Cancellation: cancelling an awaiting caller never leaves a half transaction. A
+job that has not started is dropped; one that has started commits or rolls back
+as a whole on the thread and its result is discarded (see `memory.connection`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import Enum
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from core.clock import Clock, SystemClock
+from memory import maintenance, owner
+from memory.connection import SqliteThread
+from memory.database import open_database
+from memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
+from memory.recall import DenseLeg, fuse, query_terms, search
+from memory.records import (
+    DEVICE_KINDS,
+    PERSONAL_KINDS,
+    Authority,
+    IntentOp,
+    InvalidMemoryError,
+    Kind,
+    MemoryIntent,
+    MemoryRecord,
+    SourceRef,
+    Tier,
+    validate_sources,
+    validate_text,
+)
+from memory.rows import COLUMNS, fetch_record, record_from_row, require_aware, to_us
+
+T = TypeVar("T")
+
+DEFAULT_TEMPORARY_TTL = timedelta(days=7)
+DEFAULT_LONG_TERM_TTL = timedelta(days=90)
+PERSONAL_TIERS = (Tier.TEMPORARY, Tier.LONG_TERM)
+RECALL_LIMIT_MAX = 100
+
+__all__ = [
+    "ApplyResult",
+    "CleanupStats",
+    "CursorAdvance",
+    "MemoryStore",
+    "RecallHit",
+    "SaveResult",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RecallHit:
+    record: MemoryRecord
+    score: float
+    """Higher is better (negated BM25, or the fused score with a dense leg)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SaveResult:
+    record: MemoryRecord
+    created: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CleanupStats:
+    removed: int
+    bytes_freed: int
+
+
+class _State(Enum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+def _write(fn: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:
+    def job(conn: sqlite3.Connection) -> T:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = fn(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return result
+
+    return job
+
+
+def _read(fn: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:
+    def job(conn: sqlite3.Connection) -> T:
+        conn.execute("BEGIN")  # one consistent snapshot for multi-statement reads
+        try:
+            return fn(conn)
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+
+    return job
+
+
+def _check_limit(limit: int, name: str = "limit") -> int:
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise InvalidMemoryError(name, "must be a positive integer")
+    return limit
+
+
+class MemoryStore:
+    """Temporary, Long-Term and Device memories in one SQLite database (WAL)."""
+
+    def __init__(
+        self,
+        worker: SqliteThread,
+        path: Path,
+        clock: Clock,
+        temporary_ttl: timedelta,
+        long_term_ttl: timedelta,
+        dense: DenseLeg | None,
+    ) -> None:
+        self._worker = worker
+        self.path = path
+        self._clock = clock
+        self._ttls = (temporary_ttl, long_term_ttl)
+        self._dense = dense
+        self._state = _State.OPEN
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Clock | None = None,
+        temporary_ttl: timedelta = DEFAULT_TEMPORARY_TTL,
+        long_term_ttl: timedelta = DEFAULT_LONG_TERM_TTL,
+        dense: DenseLeg | None = None,
+    ) -> MemoryStore:
+        """Open or create the database at `path`, applying pending migrations.
+
+        Raises DatabaseRefusedError (file untouched) for a foreign or newer database.
+        """
+        for name, ttl in (("temporary_ttl", temporary_ttl), ("long_term_ttl", long_term_ttl)):
+            if ttl <= timedelta(0):
+                raise InvalidMemoryError(name, "must be a positive duration")
+        file = Path(path)
+        worker = SqliteThread(lambda: open_database(file))
+        await worker.start()
+        return cls(worker, file, clock or SystemClock(), temporary_ttl, long_term_ttl, dense)
+
+    async def close(self) -> None:
+        """Finish queued work and close the database; idempotent."""
+        self._state = _State.CLOSED
+        await self._worker.stop()
+
+    async def __aenter__(self) -> MemoryStore:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- extension points -------------------------------------------------------------
+
+    def now(self) -> datetime:
+        return require_aware(self._clock.now())
+
+    @property
+    def ttls(self) -> tuple[timedelta, timedelta]:
+        """(temporary_ttl, long_term_ttl)."""
+        return self._ttls
+
+    async def transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn(conn)` on the owned thread inside BEGIN IMMEDIATE .. COMMIT.
+
+        Any exception rolls back and propagates. `fn` must not commit, roll back
+        or start transactions itself, and must not touch the event loop.
+        """
+        return await self._worker.run(_write(fn))
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run read-only `fn(conn)` on the owned thread in one snapshot."""
+        return await self._worker.run(_read(fn))
+
+    # -- intents ---------------------------------------------------------------------
+
+    async def apply(
+        self,
+        intents: Sequence[MemoryIntent],
+        *,
+        cursor: CursorAdvance | None = None,
+        receipt: str | None = None,
+    ) -> ApplyResult:
+        """Apply a batch of intents atomically (with an optional cursor and receipt)."""
+        now = self.now()
+        batch = list(intents)
+        temporary_ttl, long_term_ttl = self._ttls
+        return await self.transaction(
+            lambda conn: apply_intents(
+                conn, batch, now=now, temporary_ttl=temporary_ttl,
+                long_term_ttl=long_term_ttl, cursor=cursor, receipt=receipt,
+            )
+        )
+
+    async def get_cursor(self, name: str) -> int:
+        return await self.read(lambda conn: get_cursor(conn, name))
+
+    async def get(self, memory_id: str) -> MemoryRecord | None:
+        """The record with this id in any status, or None (also after cleanup)."""
+        return await self.read(lambda conn: fetch_record(conn, memory_id))
+
+    # -- recall ----------------------------------------------------------------------
+
+    async def recall(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        tiers: Collection[Tier] = PERSONAL_TIERS,
+    ) -> list[RecallHit]:
+        """Live records matching `query`, best first (BM25, fused with a dense leg if set).
+
+        Raises EmptyQueryError for an empty or all-stopword query.
+        """
+        from memory.errors import EmptyQueryError
+
+        _check_limit(limit)
+        limit = min(limit, RECALL_LIMIT_MAX)
+        wanted = owner.coerce_tiers(tiers)
+        terms = query_terms(query)
+        if not terms:
+            raise EmptyQueryError()
+        now_us = to_us(self.now())
+        if self._dense is None:
+            hits = await self.read(
+                lambda conn: search(conn, terms, now_us=now_us, tiers=wanted, limit=limit)
+            )
+            return [RecallHit(record, score) for record, score in hits]
+        return await self._recall_fused(query, terms, now_us, wanted, limit)
+
+    async def _recall_fused(
+        self, query: str, terms: list[str], now_us: int, tiers: tuple[Tier, ...], limit: int
+    ) -> list[RecallHit]:
+        dense = self._dense
+        assert dense is not None
+        pool = limit * 3
+        dense_ids = [mid for mid, _ in await asyncio.to_thread(dense.search, query, pool)]
+
+        def job(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
+            lexical = search(conn, terms, now_us=now_us, tiers=tiers, limit=pool)
+            by_id = {r.memory_id: r for r, _ in lexical}
+            tier_values = {t.value for t in tiers}
+            for mid in dense_ids:
+                if mid in by_id:
+                    continue
+                row = conn.execute(
+                    f"SELECT {COLUMNS} FROM memories WHERE memory_id = ? AND status = 'active' "
+                    "AND (expires_us IS NULL OR expires_us > ?)",
+                    (mid, now_us),
+                ).fetchone()
+                if row is not None and row[2] in tier_values:
+                    by_id[mid] = record_from_row(row)
+            ranked = fuse([r.memory_id for r, _ in lexical], [m for m in dense_ids if m in by_id])
+            return [(by_id[mid], score) for mid, score in ranked[:limit]]
+
+        return [RecallHit(r, s) for r, s in await self.read(job)]
+
+    async def related(
+        self, text: str, *, limit: int = 5, tiers: Collection[Tier] = PERSONAL_TIERS
+    ) -> list[MemoryRecord]:
+        """Records related to `text` (same search as recall); [] when it has no words."""
+        if not query_terms(text):
+            return []
+        return [hit.record for hit in await self.recall(text, limit=limit, tiers=tiers)]
+
+    # -- agent and owner ---------------------------------------------------------------
+
+    async def save_memory(
+        self,
+        text: str,
+        *,
+        kind: Kind,
+        sources: Sequence[SourceRef | str],
+        tier: Tier = Tier.LONG_TERM,
+        authority: Authority = Authority.DIRECT_USER_STATEMENT,
+        subject: str | None = None,
+    ) -> SaveResult:
+        """The agent's explicit save: returns an existing (near-)duplicate instead of a copy."""
+        text = validate_text(text)
+        refs = validate_sources(sources)
+        tier, kind, authority = Tier(tier), Kind(kind), Authority(authority)
+        kinds = DEVICE_KINDS if tier is Tier.DEVICE else PERSONAL_KINDS
+        if kind not in kinds:
+            raise InvalidMemoryError("kind", f"{kind.value} is not allowed in tier {tier.value}")
+        tiers = (Tier.DEVICE,) if tier is Tier.DEVICE else PERSONAL_TIERS
+        now = self.now()
+        ttls = self._ttls
+
+        def job(conn: sqlite3.Connection) -> SaveResult:
+            owner.check_not_rejected(conn, text)
+            existing = owner.find_duplicate(conn, text, tiers, now)
+            if existing is not None:
+                return SaveResult(existing, created=False)
+            intent = MemoryIntent(
+                op=IntentOp.CREATE, memory_id=owner.new_memory_id(), tier=tier, kind=kind,
+                text=text, authority=authority, sources=refs, subject=subject, auto=False,
+            )
+            result = apply_intents(
+                conn, [intent], now=now, temporary_ttl=ttls[0], long_term_ttl=ttls[1]
+            )
+            return SaveResult(result.records[0], created=True)
+
+        return await self.transaction(job)
+
+    async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
+        """Tombstone a memory as the owner's rejection; its text is refused from now on."""
+        reason = owner.validate_reason(reason)
+        now = self.now()
+        return await self.transaction(lambda conn: owner.forget(conn, memory_id, reason, now))
+
+    async def recent_rejections(self) -> list[str]:
+        """The 8 newest rejected texts (180 chars each, 1600 in all), newest first."""
+        return await self.read(owner.recent_rejections)
+
+    async def is_rejected(self, text: str) -> bool:
+        from memory.records import normalize_text
+        from memory.rows import is_rejected_norm
+
+        norm = normalize_text(text) if isinstance(text, str) else ""
+        return await self.read(lambda conn: is_rejected_norm(conn, norm))
+
+    # -- listing and maintenance -------------------------------------------------------
+
+    async def list_records(
+        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000
+    ) -> list[MemoryRecord]:
+        now = self.now()
+        return await self.read(
+            lambda conn: maintenance.list_records(
+                conn, now, tier=tier, include_inactive=include_inactive, limit=limit
+            )
+        )
+
+    async def export(self) -> list[dict[str, Any]]:
+        """Every live record and tombstone as JSON-ready dicts (one per JSON Lines line)."""
+        now = self.now()
+        return await self.read(lambda conn: maintenance.export(conn, now))
+
+    async def delete_all(self) -> int:
+        """Delete every memory, tombstone and rejection; returns the memories removed."""
+        return await self.transaction(maintenance.delete_all)
+
+    async def cleanup_expired(self) -> CleanupStats:
+        """Compact expired, deleted and superseded rows to id tombstones; vacuum freed pages."""
+        now = self.now()
+        removed = await self.transaction(lambda conn: maintenance.cleanup_expired(conn, now))
+        freed = await self._worker.run(maintenance.incremental_vacuum) if removed else 0
+        return CleanupStats(removed=removed, bytes_freed=freed)
+
+    async def stats(self) -> dict[str, int]:
+        now = self.now()
+        return await self.read(lambda conn: maintenance.stats(conn, now))

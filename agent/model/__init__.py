@@ -1,6 +1,7 @@
 """Model providers and the merge engine, shared by the three scenarios."""
 
 from agent.model.deterministic import DeterministicProvider
+from agent.model.llama import CancelReport, LlamaCppProvider
 from agent.model.provider import (
     BudgetExhaustedError,
     Message,
@@ -13,10 +14,13 @@ from agent.model.provider import (
     ModelUnavailableError,
 )
 from agent.model.scripted import ScriptedProvider
+from agent.model.settings import ProviderConfigError, ProviderSettings
 
 __all__ = [
     "BudgetExhaustedError",
+    "CancelReport",
     "DeterministicProvider",
+    "LlamaCppProvider",
     "Message",
     "ModelError",
     "ModelOutputError",
@@ -25,5 +29,7 @@ __all__ = [
     "ModelResponse",
     "ModelTimeoutError",
     "ModelUnavailableError",
+    "ProviderConfigError",
+    "ProviderSettings",
     "ScriptedProvider",
 ]

@@ -1,0 +1,253 @@
+"""`LlamaCppProvider`: llama.cpp in process, on one owned thread, cancellable between tokens.
+
+Loading and every generation run on the provider's single thread, never on
+the event loop; calls queue behind each other there. Output is constrained by
+the request's JSON schema with a llama.cpp grammar (compiled once per schema
+and cached), so a completion that ends normally always parses; it is still
+validated, and one cut short by `max_output_tokens` is reported as
+`ModelOutputError`.
+
+Cancellation: cancelling the task awaiting `complete()` sets the call's flag;
+the thread sees it before the next token (or the next prompt chunk) and stops.
+The cancelled `complete()` waits for that stop before re-raising
+`CancelledError`, so when the cancelled task is done the CPU is free. A call
+still queued behind another is dropped without running. The model stays loaded
+and the next call works. `last_cancel` records how many tokens were produced
+after the cancel request and how long the stop took.
+
+Deadline: `request.deadline_s` counts from the call, including time queued;
+past it the thread stops and the call raises `ModelTimeoutError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from agent.model.llama_engine import Generation, GenerationCancelled, Job, LlamaEngine
+from agent.model.provider import (
+    Message,
+    ModelError,
+    ModelOutputError,
+    ModelRequest,
+    ModelResponse,
+    ModelUnavailableError,
+)
+from agent.model.schema_tools import parse_completion
+from agent.model.settings import ProviderConfigError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class CancelReport:
+    """How a cancelled call stopped: tokens generated after the request, and the delay."""
+
+    tokens_after_cancel: int
+    stop_latency_s: float
+
+
+class LlamaCppProvider:
+    """A GGUF model run by llama.cpp in this process. See the module docstring."""
+
+    name = "llama"
+
+    def __init__(
+        self,
+        model_path: str,
+        *,
+        n_ctx: int = 2048,
+        n_threads: int | None = None,
+        max_prompt_tokens: int = 1536,
+        seed: int = 0,
+        constrained: bool = True,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not isinstance(model_path, str) or not model_path:
+            raise ProviderConfigError("model_path", model_path, "a path to a GGUF file")
+        for key, value in (("n_ctx", n_ctx), ("max_prompt_tokens", max_prompt_tokens)):
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ProviderConfigError(key, value, "a positive integer")
+        if n_threads is not None and (not isinstance(n_threads, int) or n_threads <= 0):
+            raise ProviderConfigError("n_threads", n_threads, "a positive integer or None")
+        if max_prompt_tokens >= n_ctx:
+            raise ProviderConfigError(
+                "max_prompt_tokens", max_prompt_tokens, f"fewer than n_ctx ({n_ctx})"
+            )
+        self.model_path = model_path
+        self.n_ctx = n_ctx
+        self.max_prompt_tokens = max_prompt_tokens
+        self.constrained = constrained
+        self._n_threads = n_threads
+        self._seed = seed
+        self._monotonic = monotonic
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llama-provider")
+        self._engine: LlamaEngine | None = None
+        self._current: Job | None = None
+        self._closed = False
+        self.load_s: float | None = None
+        self.last_generation: Generation | None = None
+        self.last_cancel: CancelReport | None = None
+        self.calls = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+
+    @property
+    def loaded(self) -> bool:
+        return self._engine is not None
+
+    @property
+    def tokens_in_flight(self) -> int:
+        """Tokens generated so far by the running call (0 when idle)."""
+        job = self._current
+        return job.completion_tokens if job is not None else 0
+
+    @property
+    def grammars_cached(self) -> int:
+        return self._engine.grammars_cached if self._engine is not None else 0
+
+    async def _on_thread(self, fn: Callable[[], T], job: Job | None = None) -> T:
+        """Run `fn` on the owned thread; on cancel, flag `job` and wait for the thread to stop."""
+        if self._closed:
+            raise ModelUnavailableError("the llama.cpp provider is closed")
+        loop = asyncio.get_running_loop()
+        done = asyncio.Event()
+        future: Future[T] = self._executor.submit(fn)
+        future.add_done_callback(lambda _: loop.call_soon_threadsafe(done.set))
+        try:
+            await done.wait()
+        except asyncio.CancelledError:
+            if future.cancel():  # still queued: it never runs
+                raise
+            if job is not None:
+                job.cancel(self._monotonic())
+            await asyncio.shield(done.wait())
+            if job is not None and job.stopped_at is not None:
+                requested = job.cancel_requested_at or job.stopped_at
+                self.last_cancel = CancelReport(
+                    tokens_after_cancel=job.completion_tokens - (job.tokens_at_cancel or 0),
+                    stop_latency_s=job.stopped_at - requested,
+                )
+            raise
+        return future.result()
+
+    def _load_sync(self) -> LlamaEngine:
+        if self._engine is None:
+            self._engine = LlamaEngine(
+                self.model_path,
+                n_ctx=self.n_ctx,
+                n_threads=self._n_threads,
+                seed=self._seed,
+                monotonic=self._monotonic,
+            )
+            self.load_s = self._engine.load_s
+        return self._engine
+
+    async def load(self) -> None:
+        """Load the model on the owned thread (first call does it otherwise).
+
+        Raises `ModelUnavailableError` for a missing, unreadable, non-GGUF or
+        truncated file. Cancelling waits for the load to finish in the background.
+        """
+        await self._on_thread(self._load_sync)
+
+    async def generate(
+        self,
+        messages: tuple[Message, ...],
+        *,
+        schema: dict[str, Any] | None,
+        max_output_tokens: int,
+        deadline_s: float,
+    ) -> Generation:
+        """One greedy completion, grammar-constrained when `schema` is given; no validation."""
+        if max_output_tokens <= 0:
+            raise ModelError(f"max_output_tokens must be positive, got {max_output_tokens}")
+        job = Job(
+            messages=messages,
+            schema=schema,
+            max_output_tokens=max_output_tokens,
+            deadline=self._monotonic() + deadline_s,
+            max_prompt_tokens=self.max_prompt_tokens,
+        )
+
+        def run() -> Generation:
+            engine = self._load_sync()
+            self._current = job
+            try:
+                return engine.generate(job)
+            finally:
+                self._current = None
+
+        try:
+            generation = await self._on_thread(run, job)
+        except GenerationCancelled:
+            raise asyncio.CancelledError() from None
+        except ModelError:
+            raise
+        except Exception as err:
+            raise ModelError(f"llama.cpp failed during generation ({type(err).__name__})") from None
+        self.last_generation = generation
+        self.calls += 1
+        self.prompt_tokens += generation.prompt_tokens
+        self.completion_tokens += generation.completion_tokens
+        return generation
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        started = time.perf_counter()
+        schema = request.schema if self.constrained and request.schema else None
+        generation = await self.generate(
+            request.messages,
+            schema=schema,
+            max_output_tokens=request.max_output_tokens,
+            deadline_s=request.deadline_s,
+        )
+        try:
+            parse_completion(generation.text, request.schema)
+        except ModelOutputError as err:
+            if generation.stopped == "max_tokens":
+                raise ModelOutputError(
+                    f"the completion was cut at max_output_tokens "
+                    f"({request.max_output_tokens}) before the JSON ended; {err.reason}"
+                ) from None
+            raise
+        return ModelResponse(
+            text=generation.text,
+            prompt_tokens=generation.prompt_tokens,
+            completion_tokens=generation.completion_tokens,
+            provider=self.name,
+            elapsed_s=time.perf_counter() - started,
+        )
+
+    def stats(self) -> dict[str, Any]:
+        """Counters only (no prompt or completion text)."""
+        return {
+            "provider": self.name,
+            "loaded": self.loaded,
+            "load_s": self.load_s,
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "grammars_cached": self.grammars_cached,
+        }
+
+    async def close(self) -> None:
+        """Free the model on its thread and stop the thread; idempotent."""
+        if self._closed:
+            return
+        engine = self._engine
+
+        def free() -> None:
+            if engine is not None:
+                engine.close()
+
+        try:
+            await self._on_thread(free)
+        finally:
+            self._closed = True
+            self._engine = None
+            self._executor.shutdown(wait=False)
+

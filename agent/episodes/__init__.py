@@ -1,3 +1,35 @@
-"""episodes scenario."""
+"""episodes scenario: recorded agent tasks become Device Memory."""
 
-__all__: list[str] = []
+from agent.episodes.fallback import episode_fallback
+from agent.episodes.model import (
+    Episode,
+    EpisodeError,
+    EpisodeStatus,
+    Evidence,
+    EvidenceKind,
+    GoalResult,
+    Step,
+    parse_episode,
+)
+from agent.episodes.processor import EpisodeProcessor
+from agent.episodes.proposals import ANSWER_SCHEMA, derived_memory_id, validate_answer
+from agent.episodes.recorder import EpisodeRecorder, RecordResult, TraceRef
+
+__all__ = [
+    "ANSWER_SCHEMA",
+    "Episode",
+    "EpisodeError",
+    "EpisodeProcessor",
+    "EpisodeRecorder",
+    "EpisodeStatus",
+    "Evidence",
+    "EvidenceKind",
+    "GoalResult",
+    "RecordResult",
+    "Step",
+    "TraceRef",
+    "derived_memory_id",
+    "episode_fallback",
+    "parse_episode",
+    "validate_answer",
+]

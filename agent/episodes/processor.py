@@ -1,0 +1,401 @@
+"""`EpisodeProcessor`: completed episodes -> one model call per batch -> Device Memory.
+
+One `run_batch()`:
+1. registers traces found under `<root>/episodes/` in the ledger (`pending`);
+   the first batch of a process also recovers the ledger (`ledger.recover`);
+2. applies staged proposals first (`proposed` rows; no model call);
+3. otherwise takes at most `batch_size` eligible episodes (ineligible or
+   unreadable traces become `ignored` with a reason), marks them `processing`,
+   recalls related Device Memory for each, and makes ONE `engine.extract` call;
+4. validates every answered item on its own (`proposals.validate_answer`) and,
+   in one transaction, stages each clean episode's proposal (`proposed`) and
+   sends each episode with a rejected item (or no item) to `retry`;
+5. applies each staged episode in its own transaction together with its ledger
+   transition to `done`; a write that fails (stale revision, rejected text)
+   sends only that episode to `retry`.
+
+Retries back off by `retry_backoff` and end in `ignored` after `retry_budget`
+failed attempts. A missing model or exhausted budget releases the batch without
+charging an attempt and reports the error code.
+
+Cancellation (a foreground start): at any await the durable state is a ledger
+state; rows left `processing` are taken first by the next batch (not charged
+in this process; charged once as `interrupted` if the process restarts).
+Logs carry episode ids, counts and codes only, never episode or memory text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import date, timedelta
+from typing import Any
+
+from agent.episodes.model import Episode, EpisodeError
+from agent.episodes.proposals import (
+    ANSWER_SCHEMA,
+    SCENARIO,
+    SYSTEM_PROMPT,
+    intents_for,
+    staged_json,
+    validate_answer,
+)
+from agent.episodes.recorder import EpisodeRecorder, TraceRef
+from agent.model.merge import MemoryMergeEngine, RawProposal
+from agent.model.provider import BudgetExhaustedError, ModelError, ModelUnavailableError
+from agent.notifications.filters import contains_secret
+from agent.processor import BatchOutcome, ProcessorReport
+from core.clock import Clock
+from memory import episode_ledger as ledger
+from memory.episode_ledger import EpisodeState
+from memory.intents import apply_intents
+from memory.records import MemoryError_, MemoryRecord, Tier
+from memory.store import MemoryStore
+from storage.fs import StorageIOError
+
+MODEL_STEPS_LIMIT = 30
+MODEL_EVIDENCE_LIMIT = 30
+MODEL_FIELD_CHARS = 240
+REDACTED = "[redacted secret]"
+
+Transition = Callable[[str], None]
+"""Observer called after each committed ledger transition with its label:
+"registered", "ignored", "processing", "proposed", "retry", "applied"."""
+
+
+def _clip(text: str) -> str:
+    if contains_secret(text):
+        return REDACTED
+    return text if len(text) <= MODEL_FIELD_CHARS else text[: MODEL_FIELD_CHARS - 3] + "..."
+
+
+def model_view(episode: Episode) -> dict[str, Any]:
+    """The bounded, secret-redacted form of an episode that the model sees."""
+    view: dict[str, Any] = {
+        "episode_id": episode.episode_id,
+        "goal": _clip(episode.goal),
+        "status": episode.status.value,
+        "goal_result": episode.goal_result.value,
+        "steps": [
+            {**s.to_dict(), "action": _clip(s.action), "target": _clip(s.target),
+             "observation": _clip(s.observation)}
+            for s in episode.steps[:MODEL_STEPS_LIMIT]
+        ],
+        "evidence": [
+            {"id": e.id, "kind": e.kind.value, "detail": _clip(e.detail)}
+            for e in episode.evidence[:MODEL_EVIDENCE_LIMIT]
+        ],
+    }
+    if episode.app:
+        view["app"] = episode.app
+    if episode.firmware:
+        view["firmware"] = episode.firmware
+    return view
+
+
+def memory_view(record: MemoryRecord) -> dict[str, Any]:
+    return {
+        "memory_id": record.memory_id,
+        "revision": record.revision,
+        "kind": record.kind.value,
+        "text": record.text,
+        "subject": record.subject,
+    }
+
+
+class EpisodeProcessor:
+    """Turns recorded episodes into Device Memory; see the module docstring."""
+
+    name = "episodes"
+
+    def __init__(
+        self,
+        recorder: EpisodeRecorder,
+        store: MemoryStore,
+        engine: MemoryMergeEngine,
+        *,
+        clock: Clock,
+        batch_size: int = 5,
+        retry_budget: int = 3,
+        related_limit: int = 3,
+        retry_backoff: timedelta = timedelta(minutes=5),
+        on_transition: Transition | None = None,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        if not 1 <= batch_size <= 5:
+            raise ValueError("batch_size must be between 1 and 5 (one model call per batch)")
+        if retry_budget < 1:
+            raise ValueError("retry_budget must be at least 1")
+        if related_limit < 0:
+            raise ValueError("related_limit must be >= 0")
+        self._recorder = recorder
+        self._store = store
+        self._engine = engine
+        self._clock = clock
+        self._batch_size = batch_size
+        self._retry_budget = retry_budget
+        self._related_limit = related_limit
+        self._backoff = retry_backoff
+        self._on_transition = on_transition
+        self._log = logger or logging.getLogger("companion_memory.episodes")
+        self._recovered = False
+        self._scanned_day: str | None = None
+
+    # -- public ------------------------------------------------------------------------
+
+    async def run_batch(self) -> BatchOutcome:
+        report = ProcessorReport(processor=self.name)
+        started = self._clock.monotonic()
+        try:
+            await self._prepare(report)
+            staged = await self._store.read(lambda c: ledger.proposed(c, self._batch_size))
+            if staged:
+                for row in staged:
+                    await self._apply(row, report)
+            else:
+                await self._process_new(report)
+        finally:
+            report.elapsed_s = self._clock.monotonic() - started
+        report.batches = 1
+        report.pending = await self.pending_count()
+        backlog = report.pending > 0 and report.error is None
+        return BatchOutcome(report=report, backlog=backlog)
+
+    async def pending_count(self) -> int:
+        """Episodes a batch could take now (including interrupted and staged ones)."""
+        now = self._clock.now()
+        return await self._store.read(lambda c: ledger.due_count(c, now))
+
+    async def status(self) -> dict[str, Any]:
+        """Ledger rows per state (counts only)."""
+        return {"ledger": await self._store.read(ledger.counts)}
+
+    async def ledger_row(self, episode_id: str) -> ledger.LedgerRow | None:
+        return await self._store.read(lambda c: ledger.get(c, episode_id))
+
+    # -- steps -------------------------------------------------------------------------
+
+    def _emit(self, label: str) -> None:
+        if self._on_transition is not None:
+            self._on_transition(label)
+
+    async def _prepare(self, report: ProcessorReport) -> None:
+        now = self._clock.now()
+        if not self._recovered:
+            outcome = await self._store.transaction(
+                lambda c: ledger.recover(c, now, self._retry_budget)
+            )
+            self._recovered = True
+            if outcome["interrupted"] or outcome["exhausted"] or outcome["proposed"]:
+                self._log.info("episodes ledger recovered: %s", outcome)
+                report.extra["recovered"] = outcome["interrupted"] + outcome["proposed"]
+        since = self._scanned_day
+        refs = await asyncio.to_thread(self._recorder.scan, since)
+        if refs:
+            entries = [(r.day, r.episode_id) for r in refs]
+            added = await self._store.transaction(lambda c: ledger.register(c, entries, now))
+            if added:
+                report.consumed += added
+                self._emit("registered")
+            self._scanned_day = self._rescan_from(refs)
+
+    @staticmethod
+    def _rescan_from(refs: Iterable[TraceRef]) -> str:
+        """Later batches rescan from the day before the newest day seen (late writers)."""
+        newest = max(date.fromisoformat(r.day) for r in refs)
+        return (newest - timedelta(days=1)).isoformat()
+
+    async def _select(self, report: ProcessorReport) -> dict[str, tuple[Episode, str]]:
+        """Up to batch_size eligible episodes; ineligible/unreadable ones become ignored."""
+        chosen: dict[str, tuple[Episode, str]] = {}
+        while len(chosen) < self._batch_size:
+            limit = self._batch_size + len(chosen)
+            rows = await self._store.read(self._candidates_fn(limit))
+            fresh = [r for r in rows if r.episode_id not in chosen]
+            if not fresh:
+                break
+            for row in fresh[: self._batch_size - len(chosen)]:
+                episode, reason = await asyncio.to_thread(self._load, row)
+                if episode is not None and reason is None:
+                    chosen[row.episode_id] = (episode, episode.digest())
+                    continue
+                code = reason or "ineligible"
+                await self._store.transaction(self._ignore_fn(row.episode_id, code))
+                report.filtered[code] += 1
+                self._log.info("episode %s ignored: %s", row.episode_id, code)
+                self._emit("ignored")
+        return chosen
+
+    def _candidates_fn(self, limit: int) -> Callable[[sqlite3.Connection], list[ledger.LedgerRow]]:
+        now = self._clock.now()
+        return lambda conn: ledger.candidates(conn, now, limit)
+
+    def _ignore_fn(self, eid: str, code: str) -> Callable[[sqlite3.Connection], None]:
+        now = self._clock.now()
+
+        def fn(conn: sqlite3.Connection) -> None:
+            ledger.mark_ignored(conn, eid, code, now)
+
+        return fn
+
+    def _load(self, row: ledger.LedgerRow) -> tuple[Episode | None, str | None]:
+        path = self._recorder.path_for(row.day, row.episode_id)
+        try:
+            episode = self._recorder.load_path(path)
+        except EpisodeError as err:
+            return None, f"trace_invalid:{err.code}"
+        except StorageIOError:
+            if not self._recorder.exists(path):
+                return None, "trace_missing"
+            raise
+        if episode.episode_id != row.episode_id:
+            return None, "trace_id_mismatch"
+        return episode, episode.ineligible_reason()
+
+    async def _related(self, batch: dict[str, Episode]) -> dict[str, MemoryRecord]:
+        related: dict[str, MemoryRecord] = {}
+        if self._related_limit == 0:
+            return related
+        for episode in batch.values():
+            query = " ".join(p for p in (episode.goal, episode.app or "") if p)
+            for record in await self._store.related(
+                query, limit=self._related_limit, tiers=(Tier.DEVICE,)
+            ):
+                related.setdefault(record.memory_id, record)
+        return related
+
+    async def _process_new(self, report: ProcessorReport) -> None:
+        selected = await self._select(report)
+        if not selected:
+            return
+        batch = {eid: ep for eid, (ep, _) in selected.items()}
+        digests = {eid: d for eid, (_, d) in selected.items()}
+        ids = list(batch)
+        batch_id = uuid.uuid4().hex
+        now = self._clock.now()
+        await self._store.transaction(
+            lambda c: ledger.mark_processing(c, ids, batch_id, digests, now)
+        )
+        self._emit("processing")
+        report.analyzed += len(ids)
+        related = await self._related(batch)
+        rejections = await self._store.recent_rejections()
+        views = [model_view(batch[eid]) for eid in ids]
+        related_views = [memory_view(r) for r in related.values()]
+        try:
+            raw: RawProposal = await self._engine.extract(
+                scenario=SCENARIO, system=SYSTEM_PROMPT, items=views, related=related_views,
+                rejections=rejections, schema=ANSWER_SCHEMA,
+                payload={"episodes": views, "related": related_views},
+            )
+        except (ModelUnavailableError, BudgetExhaustedError) as err:
+            await self._store.transaction(lambda c: ledger.release(c, ids, self._clock.now()))
+            report.error = err.code
+            self._log.warning("episodes model call not made: %s", err.code)
+            return
+        except ModelError as err:
+            report.model_calls += 1
+            report.error = err.code
+            await self._fail_all(ids, err.code, report)
+            return
+        report.model_calls += 1
+        report.prompt_tokens += raw.prompt_tokens
+        report.completion_tokens += raw.completion_tokens
+        if raw.data is None:
+            await self._fail_all(ids, f"model_output_{raw.error or 'invalid'}", report)
+            return
+        result = validate_answer(raw.data, batch, related, secret_check=contains_secret)
+        for code in result.stray:
+            report.rejected[code] += 1
+        report.proposals["ignore"] += result.ignored_items
+        staged: dict[str, str] = {}
+        failed: dict[str, str] = {}
+        for eid in ids:
+            reason = result.failed(eid)
+            for code in result.rejected.get(eid, []):
+                report.rejected[code] += 1
+            if reason is not None:
+                failed[eid] = reason
+                continue
+            items = []
+            for item in result.staged[eid]:
+                if await self._store.is_rejected(item["text"]):
+                    report.rejected["rejected_by_owner"] += 1
+                    continue
+                report.proposals[item["action"]] += 1
+                items.append(item)
+            staged[eid] = staged_json(eid, items)
+        await self._store.transaction(lambda c: self._stage(c, staged, failed, report))
+        if staged:
+            self._emit("proposed")
+        if failed:
+            self._emit("retry")
+        for eid in staged:
+            row = await self.ledger_row(eid)
+            if row is not None and row.state is EpisodeState.PROPOSED:
+                await self._apply(row, report)
+
+    def _stage(self, conn: sqlite3.Connection, staged: dict[str, str],
+               failed: dict[str, str], report: ProcessorReport) -> None:
+        now = self._clock.now()
+        for eid, proposal in staged.items():
+            ledger.mark_proposed(conn, eid, proposal, now)
+        for eid, reason in failed.items():
+            self._retry(conn, eid, reason, report)
+
+    def _retry(self, conn: sqlite3.Connection, eid: str, reason: str,
+               report: ProcessorReport) -> None:
+        now = self._clock.now()
+        state = ledger.mark_retry(conn, eid, reason, now, now + self._backoff,
+                                  self._retry_budget)
+        report.extra[f"episodes_{state.value}"] = report.extra.get(
+            f"episodes_{state.value}", 0) + 1
+        if state is EpisodeState.IGNORED:
+            report.gaps += 1
+        self._log.info("episode %s -> %s (%s)", eid, state.value, reason)
+
+    async def _fail_all(self, ids: list[str], reason: str, report: ProcessorReport) -> None:
+        def fn(conn: sqlite3.Connection) -> None:
+            for eid in ids:
+                self._retry(conn, eid, reason, report)
+
+        await self._store.transaction(fn)
+        self._emit("retry")
+
+    async def _apply(self, row: ledger.LedgerRow, report: ProcessorReport) -> None:
+        """Apply one staged proposal and mark it done, in one transaction."""
+        proposal = row.proposal()
+        digest = row.proposal_digest or ""
+        intents = intents_for(proposal)
+        temporary_ttl, long_term_ttl = self._store.ttls
+        now = self._store.now()
+
+        def fn(conn: sqlite3.Connection) -> str:
+            current = ledger.get(conn, row.episode_id)
+            if current is None or current.state is not EpisodeState.PROPOSED or (
+                current.proposal_digest != digest
+            ):
+                return "skipped"
+            conn.execute("SAVEPOINT episode_apply")
+            try:
+                result = apply_intents(conn, intents, now=now, temporary_ttl=temporary_ttl,
+                                       long_term_ttl=long_term_ttl)
+            except MemoryError_ as err:
+                conn.execute("ROLLBACK TO episode_apply")
+                conn.execute("RELEASE episode_apply")
+                report.rejected[err.code] += 1
+                self._retry(conn, row.episode_id, err.code, report)
+                return "retry"
+            conn.execute("RELEASE episode_apply")
+            written = [r.memory_id for r in result.records]
+            ledger.mark_done(conn, row.episode_id, digest, written, now)
+            report.applied += len(written)
+            report.extra["episodes_done"] = report.extra.get("episodes_done", 0) + 1
+            return "applied"
+
+        outcome = await self._store.transaction(fn)
+        if outcome != "skipped":
+            self._emit(outcome)

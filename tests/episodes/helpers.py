@@ -1,0 +1,94 @@
+"""Episode factories and a small harness shared by the episode tests."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback
+from agent.model import DeterministicProvider, ModelProvider
+from agent.model.merge import MemoryMergeEngine
+from core.clock import FakeClock
+from memory.store import MemoryStore
+
+
+def episode(
+    episode_id: str = "ep-1",
+    *,
+    goal: str = "turn on wifi",
+    status: str = "completed",
+    goal_result: str = "achieved",
+    steps: list[dict[str, Any]] | None = None,
+    evidence: list[dict[str, Any]] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "episode_id": episode_id,
+        "goal": goal,
+        "status": status,
+        "goal_result": goal_result,
+        "started_at": "2026-01-01T09:00:00Z",
+        "ended_at": "2026-01-01T09:00:40Z",
+        "steps": steps if steps is not None else [
+            {"n": 1, "action": "open", "target": "Settings", "observation": "opened"},
+            {"n": 2, "action": "tap", "target": "Connections", "observation": "wifi listed",
+             "evidence": ["e1"]},
+            {"n": 3, "action": "toggle", "target": "Wi-Fi", "observation": "on",
+             "evidence": ["e2"]},
+        ],
+        "evidence": evidence if evidence is not None else [
+            {"id": "e1", "kind": "screen", "detail": "Settings > Connections shows Wi-Fi"},
+            {"id": "e2", "kind": "setting", "detail": "wifi_enabled=true"},
+        ],
+    }
+    data.update(extra)
+    return copy.deepcopy(data)
+
+
+def topic_episode(i: int, **kw: Any) -> dict[str, Any]:
+    """Distinct goals per i, so that the fallback writes distinct memories."""
+    topics = ["wifi", "bluetooth", "camera", "brightness", "volume", "alarm", "battery",
+              "display", "keyboard", "storage", "location", "hotspot"]
+    topic = topics[i % len(topics)]
+    return episode(f"ep-{i:03d}", goal=f"turn on {topic} {i}", **kw)
+
+
+@dataclass
+class Harness:
+    root: Path
+    clock: FakeClock
+    store: MemoryStore
+    recorder: EpisodeRecorder
+    engine: MemoryMergeEngine
+    processor: EpisodeProcessor
+
+    async def drain(self, max_batches: int = 50) -> int:
+        """Run batches until no backlog; return how many ran."""
+        for n in range(1, max_batches + 1):
+            outcome = await self.processor.run_batch()
+            if not outcome.backlog:
+                return n
+        raise AssertionError("the processor never ran out of backlog")
+
+
+def deterministic() -> DeterministicProvider:
+    return DeterministicProvider({"episodes": episode_fallback})
+
+
+@asynccontextmanager
+async def harness(
+    root: Path, provider: ModelProvider | None = None, **kw: Any
+) -> AsyncIterator[Harness]:
+    clock = FakeClock()
+    store = await MemoryStore.open(root / "memory.sqlite3", clock=clock)
+    try:
+        recorder = EpisodeRecorder(root, clock=clock)
+        engine = MemoryMergeEngine(provider or deterministic())
+        processor = EpisodeProcessor(recorder, store, engine, clock=clock, **kw)
+        yield Harness(root, clock, store, recorder, engine, processor)
+    finally:
+        await store.close()

@@ -94,14 +94,23 @@ def database_bytes(conn: sqlite3.Connection) -> int:
     return int(pages) * int(size)
 
 
-def incremental_vacuum(conn: sqlite3.Connection) -> int:
-    """Return free pages to the file system (outside a transaction); returns bytes freed."""
-    free = int(conn.execute("PRAGMA freelist_count").fetchone()[0])
-    if free == 0:
-        return 0
-    before = database_bytes(conn)
-    conn.execute("PRAGMA incremental_vacuum")
-    return max(0, before - database_bytes(conn))
+def compact(conn: sqlite3.Connection) -> None:
+    """Merge the FTS index (dropping deleted entries) and return free pages to the file.
+
+    Runs outside a transaction, after a cleanup that removed rows. The FTS5
+    'optimize' rewrites the index, so its cost grows with the live record count.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    if int(conn.execute("PRAGMA freelist_count").fetchone()[0]) > 0:
+        # sqlite3.execute steps a statement once (one page); executescript runs it to the end.
+        conn.executescript("PRAGMA incremental_vacuum;")
 
 
 def stats(conn: sqlite3.Connection, now: datetime) -> dict[str, int]:

@@ -369,9 +369,16 @@ class MemoryStore:
     async def cleanup_expired(self) -> CleanupStats:
         """Compact expired, deleted and superseded rows to id tombstones; vacuum freed pages."""
         now = self.now()
-        removed = await self.transaction(lambda conn: maintenance.cleanup_expired(conn, now))
-        freed = await self._worker.run(maintenance.incremental_vacuum) if removed else 0
-        return CleanupStats(removed=removed, bytes_freed=freed)
+
+        def job(conn: sqlite3.Connection) -> CleanupStats:
+            before = maintenance.database_bytes(conn)
+            removed = _write(lambda c: maintenance.cleanup_expired(c, now))(conn)
+            if removed == 0:
+                return CleanupStats(removed=0, bytes_freed=0)
+            maintenance.compact(conn)
+            return CleanupStats(removed, max(0, before - maintenance.database_bytes(conn)))
+
+        return await self._worker.run(job)
 
     async def stats(self) -> dict[str, int]:
         now = self.now()

@@ -1,0 +1,122 @@
+"""Recall: FTS5 BM25 over live records, stopwords, escaping, tiers, the dense seam."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from core.clock import FakeClock
+from memory import EmptyQueryError, InvalidMemoryError, Kind, MemoryStore, Tier
+from memory.recall import match_expression, query_terms
+from tests.memory.helpers import create, remove, supersede
+
+CORPUS = {
+    "dentist": "Dentist appointment with Dr Lee on Tuesday at 3pm",
+    "parcel": "DHL parcel from Zalando arrives on Friday",
+    "coffee": "Prefers oat milk in coffee",
+    "mom": "Mom's birthday is on March 4",
+    "gym": "Gym class moved to Thursday evening",
+}
+
+
+async def seed(store: MemoryStore) -> None:
+    await store.apply([create(mid, text) for mid, text in CORPUS.items()])
+
+
+async def test_recall_ranks_the_matching_memory_first(store: MemoryStore) -> None:
+    await seed(store)
+    hits = await store.recall("When is my dentist appointment?")
+    assert [h.record.memory_id for h in hits] == ["dentist"]
+    assert hits[0].score > 0
+    assert [s.to_str() for s in hits[0].record.sources] == ["context:1"]
+    hits = await store.recall("parcel coffee", limit=5)
+    assert {h.record.memory_id for h in hits} == {"parcel", "coffee"}
+
+
+async def test_recall_matches_without_diacritics_and_case(store: MemoryStore) -> None:
+    await store.apply([create("cafe", "Meeting at Café Zürich")])
+    assert [h.record.memory_id for h in await store.recall("cafe zurich")] == ["cafe"]
+
+
+@pytest.mark.parametrize("query", ["", "   ", "the and of", "?!...", "what is it"])
+async def test_empty_or_stopword_query_is_an_error(store: MemoryStore, query: str) -> None:
+    with pytest.raises(EmptyQueryError) as info:
+        await store.recall(query)
+    assert str(info.value).startswith("the query has no searchable words")
+    assert info.value.code == "empty_query"
+    assert await store.related(query) == []
+
+
+@pytest.mark.parametrize(
+    "query", ['"unbalanced', "NEAR(a b", "dentist AND OR NOT", "col:dentist", "dent*", "a^b -c"]
+)
+async def test_fts_syntax_in_user_text_cannot_error(store: MemoryStore, query: str) -> None:
+    await seed(store)
+    hits = await store.recall(query)
+    assert all(h.record.memory_id == "dentist" for h in hits)
+
+
+def test_query_terms_are_quoted() -> None:
+    assert query_terms("Where's the DHL parcel, parcel?") == ["dhl", "parcel"]
+    assert match_expression(["dhl", "parcel"]) == '"dhl" OR "parcel"'
+
+
+async def test_deleted_superseded_and_expired_never_come_back(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    await seed(store)
+    await store.apply([create("tmp", "Temporary dentist reminder", tier=Tier.TEMPORARY)])
+    await store.apply([remove("dentist", 1)])
+    assert [h.record.memory_id for h in await store.recall("dentist")] == ["tmp"]
+    clock.set_wall(clock.now() + timedelta(days=7, seconds=1))
+    assert await store.recall("dentist") == []
+    await store.apply([create("gym2", "Gym class on Friday"), supersede("gym", 1, "gym2")])
+    assert [h.record.memory_id for h in await store.recall("gym")] == ["gym2"]
+    assert [r.memory_id for r in await store.related("gym class")] == ["gym2"]
+
+
+async def test_device_tier_only_when_asked(store: MemoryStore) -> None:
+    await seed(store)
+    await store.apply([create("dev", "Charger dock is in the kitchen drawer", tier=Tier.DEVICE,
+                              kind=Kind.DEVICE_LOCATION)])
+    assert await store.recall("charger dock") == []
+    hits = await store.recall("charger dock", tiers=[Tier.DEVICE])
+    assert [h.record.memory_id for h in hits] == ["dev"]
+    with pytest.raises(InvalidMemoryError, match="unknown tier"):
+        await store.recall("charger", tiers=["attic"])  # type: ignore[list-item]
+
+
+async def test_recall_limit(store: MemoryStore) -> None:
+    await store.apply([create(f"m{i}", f"Meeting number {i} about budget") for i in range(12)])
+    assert len(await store.recall("budget meeting")) == 10
+    assert len(await store.recall("budget meeting", limit=3)) == 3
+    with pytest.raises(InvalidMemoryError, match="limit: must be a positive integer"):
+        await store.recall("budget", limit=0)
+
+
+class FakeDense:
+    """A dense leg that 'knows' synonyms the lexical index cannot match."""
+
+    def __init__(self, answers: dict[str, list[str]]) -> None:
+        self.answers = answers
+        self.calls: list[str] = []
+
+    def search(self, query: str, limit: int) -> Sequence[tuple[str, float]]:
+        self.calls.append(query)
+        return [(mid, 1.0 - i / 10) for i, mid in enumerate(self.answers.get(query, []))][:limit]
+
+
+async def test_dense_leg_is_fused_and_filtered(tmp_path: Path, clock: FakeClock) -> None:
+    dense = FakeDense({"tooth doctor": ["coffee", "ghost", "dentist"]})
+    store = await MemoryStore.open(tmp_path / "m.db", clock=clock, dense=dense)
+    try:
+        await seed(store)
+        await store.apply([remove("coffee", 1)])
+        hits = await store.recall("tooth doctor")
+        assert [h.record.memory_id for h in hits] == ["dentist"]
+        assert dense.calls == ["tooth doctor"]
+    finally:
+        await store.close()

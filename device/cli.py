@@ -1,0 +1,234 @@
+"""`companion-memory`: the command line of DESIGN.md.
+
+    companion-memory [--root DIR] [--config FILE] [--log-level L] [--json] COMMAND ...
+
+Exit status: 0 on success, 2 on bad usage or bad input (one-line reason on
+stderr), 1 on an internal failure. Global options may also follow the command.
+This module imports only the standard library and the light device modules so
+that `--help` and `status` stay fast; each command imports what it needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from core.errors import CompanionMemoryError
+from device.errors import UsageError
+
+PROG = "companion-memory"
+
+# Error codes from other packages that mean "bad input" (exit 2), not a failure.
+INPUT_ERROR_CODES = frozenset({
+    "bad_usage", "bad_config", "bad_root", "root_busy", "invalid_event", "invalid_memory",
+    "memory_not_found", "empty_query", "invalid_episode", "episode_error",
+    "episode_duplicate_conflict", "episode_too_large", "rejected_by_owner",
+    "authority_too_low", "invalid_storage_thresholds", "model_unavailable",
+})
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises `UsageError` instead of printing usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+@dataclass(slots=True)
+class Invocation:
+    """One parsed command line with its environment; resolves root and config lazily."""
+
+    args: argparse.Namespace
+    env: Mapping[str, str]
+    json: bool = False
+    _config: Any = field(default=None)
+    _root: Path | None = None
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            from device.root import resolve_root
+
+            self._root = resolve_root(getattr(self.args, "root", None), self.env)
+        return self._root
+
+    def config_path(self) -> Path | None:
+        explicit = getattr(self.args, "config", None) or self.env.get("COMPANION_MEMORY_CONFIG")
+        if explicit:
+            return Path(explicit)
+        candidate = self.root / "config.toml"
+        return candidate if candidate.is_file() else None
+
+    @property
+    def config(self) -> Any:
+        if self._config is None:
+            from device.config import load_config
+
+            overrides: dict[tuple[str, ...], Any] = {}
+            level = getattr(self.args, "log_level", None)
+            if level:
+                overrides[("log_level",)] = level
+            self._config = load_config(self.config_path(), env=self.env, overrides=overrides)
+        return self._config
+
+
+def _common(json_flag: bool = True) -> _Parser:
+    parent = _Parser(add_help=False)
+    parent.add_argument("--root", default=argparse.SUPPRESS, metavar="DIR",
+                        help="data root (default: $COMPANION_MEMORY_ROOT, /userdata/agent/memory, "
+                             "or ~/.local/share/companion-memory)")
+    parent.add_argument("--config", default=argparse.SUPPRESS, metavar="FILE",
+                        help="TOML configuration (default: $COMPANION_MEMORY_CONFIG or "
+                             "<root>/config.toml when present)")
+    parent.add_argument("--log-level", default=argparse.SUPPRESS,
+                        choices=("debug", "info", "warning", "error"),
+                        help="log level of the JSON log on stderr (default: warning for "
+                             "commands, info for run)")
+    if json_flag:
+        parent.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                            help="print machine-readable JSON")
+    return parent
+
+
+COMMANDS: dict[str, str] = {
+    "demo": "run the whole pipeline on a bundled day of notifications in a temporary root",
+    "feed": "publish JSON Lines events (FILE or - for stdin) through the simulated phone link",
+    "once": "run one idle window now (every processor until no backlog) and print its report",
+    "run": "run the daemon in the foreground (SIGTERM/SIGINT stop it gracefully)",
+    "stop": "stop the daemon running on this root",
+    "status": "the daemon's status: level, cursors, pending, gaps, last round, budgets",
+    "recall": "what recall_memory returns for QUERY",
+    "forget": "tombstone a memory as the owner's rejection",
+    "export": "every live memory and tombstone as JSON Lines",
+    "gaps": "the recorded gaps in notification intake",
+    "episode": "record a completed episode from a JSON file (or - for stdin)",
+    "config": "the effective configuration",
+    "sweep": "the daily sweep: `sweep status` or `sweep reconcile`",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = _Parser(
+        prog=PROG, parents=[common],
+        description="Durable notification intake and on-device memory for a BLE wearable's agent.",
+        epilog="Exit status: 0 success, 2 bad usage or input, 1 internal failure.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    def add(name: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], help=COMMANDS[name],
+                              description=COMMANDS[name])
+
+    demo = add("demo")
+    demo.add_argument("--provider", choices=("deterministic", "llama"), default="deterministic",
+                      help="deterministic (no model, default) or llama (the small local model)")
+    demo.add_argument("--keep", action="store_true", help="keep the temporary root and print it")
+    feed = add("feed")
+    feed.add_argument("file", metavar="FILE", help="JSON Lines file of normalized events, or -")
+    once = add("once")
+    once.add_argument("--max-batches", type=int, default=10_000, metavar="N")
+    add("run")
+    stop = add("stop")
+    stop.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                      help="seconds to wait for a graceful exit (default 30)")
+    add("status")
+    recall = add("recall")
+    recall.add_argument("query", metavar="QUERY")
+    recall.add_argument("--limit", type=int, default=10, metavar="N")
+    recall.add_argument("--tier", action="append", choices=("temporary", "long_term", "device"),
+                        metavar="T", help="temporary, long_term or device (repeatable; default "
+                        "temporary and long_term)")
+    forget = add("forget")
+    forget.add_argument("memory_id", metavar="ID")
+    forget.add_argument("--reason", required=True, metavar="TEXT")
+    add("export")
+    add("gaps")
+    episode = add("episode")
+    episode.add_argument("file", metavar="FILE", help="episode JSON file, or -")
+    config = add("config")
+    config.add_argument("--defaults", action="store_true",
+                        help="print every default as a commented TOML file")
+    sweep = add("sweep")
+    sweep_sub = sweep.add_subparsers(dest="sweep_command", metavar="ACTION",
+                                     parser_class=_Parser)
+    sweep_sub.required = True
+    sweep_sub.add_parser("status", parents=[common], help="zone, switches, last window, pending")
+    sweep_sub.add_parser("reconcile", parents=[common],
+                         help="accept a zone change (explicit operator action)")
+    return parser
+
+
+def _handler(name: str) -> Callable[[Invocation], int]:
+    if name in ("run", "stop", "status"):
+        from device import daemon
+
+        return {"run": daemon.cmd_run, "stop": daemon.cmd_stop, "status": daemon.cmd_status}[name]
+    if name == "demo":
+        from device.demo import cmd_demo
+
+        return cmd_demo
+    if name == "config":
+        from device.commands import cmd_config
+
+        return cmd_config
+    from device import commands
+
+    handler: Callable[[Invocation], int] = getattr(commands, f"cmd_{name}")
+    return handler
+
+
+def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
+    """Run one command; return its exit status (the console script exits with it)."""
+    environ = os.environ if env is None else env
+    try:
+        args = build_parser().parse_args(argv)
+        inv = Invocation(args=args, env=environ, json=bool(getattr(args, "json", False)))
+        _setup_logs(inv)
+        return _handler(args.command)(inv)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except CompanionMemoryError as err:
+        status = 2 if err.code in INPUT_ERROR_CODES else 1
+        print(f"{PROG}: {_one_line(err.reason)}", file=sys.stderr)
+        return status
+    except Exception as err:  # internal failure: a line for people, the trace in the log
+        import logging
+
+        logging.getLogger("companion_memory.device.cli").debug("internal failure", exc_info=True)
+        print(f"{PROG}: internal error ({type(err).__name__}); run with --log-level debug "
+              "for details", file=sys.stderr)
+        return 1
+
+
+def _setup_logs(inv: Invocation) -> None:
+    from device.logs import setup_logging
+
+    level = getattr(inv.args, "log_level", None) or inv.env.get("COMPANION_MEMORY_LOG_LEVEL")
+    if not level:
+        level = "info" if inv.args.command == "run" else "warning"
+    if level not in ("debug", "info", "warning", "error"):
+        raise UsageError(f"log level {level!r} is not one of debug, info, warning, error")
+    setup_logging(level)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass

@@ -1,0 +1,382 @@
+"""The data commands: config, feed, once, recall, forget, export, gaps, episode, sweep.
+
+Commands that write (feed, once, episode, sweep reconcile) take the root lock, so
+they refuse to run beside a daemon on the same root; read commands (recall,
+export, gaps, sweep status) work beside it. Each prints text, or JSON with `--json`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import orjson
+
+from device.cli import Invocation
+from device.errors import UsageError
+from device.output import print_json, print_jsonl, say
+
+if TYPE_CHECKING:
+    from ble.events import NotificationEvent
+    from device.runtime import Runtime
+
+T = TypeVar("T")
+
+
+# helpers -------------------------------------------------------------------------
+
+
+def run_locked(inv: Invocation, command: str,
+               body: Callable[[Runtime], Awaitable[T]], *, start_worker: bool = False) -> T:
+    """Check the root, take its lock, open a Runtime and run `body` in a fresh loop."""
+    from device.lock import RootLock
+    from device.root import prepare_root
+
+    config = inv.config
+    root = prepare_root(inv.root)
+    with RootLock(root, command):
+        return asyncio.run(_with_runtime(inv, root, config, body, start_worker))
+
+
+async def _with_runtime(inv: Invocation, root: Path, config: Any,
+                        body: Callable[[Runtime], Awaitable[T]], start_worker: bool) -> T:
+    from device.runtime import Runtime
+
+    async with Runtime(config, root=root, start_worker=start_worker) as runtime:
+        return await body(runtime)
+
+
+@asynccontextmanager
+async def open_store(inv: Invocation) -> AsyncIterator[Any]:
+    """The memory store alone (safe beside a running daemon: SQLite WAL)."""
+    from datetime import timedelta
+
+    from device.root import prepare_root
+    from memory.store import MemoryStore
+
+    config = inv.config
+    root = await asyncio.to_thread(prepare_root, inv.root)
+    store = await MemoryStore.open(
+        root / "memory.sqlite3",
+        temporary_ttl=timedelta(days=config.memory.temporary_ttl_days),
+        long_term_ttl=timedelta(days=config.memory.long_term_ttl_days),
+    )
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of FILE, or of stdin for `-`; a clear UsageError otherwise."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a directory, not a file") from None
+    except PermissionError:
+        raise UsageError(f"{path}: not readable (permission denied)") from None
+
+
+def parse_feed(data: bytes) -> tuple[list[tuple[int, NotificationEvent]], list[dict[str, Any]]]:
+    """Validate JSON Lines events one by one: (line number, event)s and rejections."""
+    from ble.events import InvalidEventError, NotificationEvent
+
+    good: list[tuple[int, NotificationEvent]] = []
+    bad: list[dict[str, Any]] = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            bad.append({"line": number, "reason": "not valid JSON"})
+            continue
+        try:
+            good.append((number, NotificationEvent.from_dict(obj)))
+        except InvalidEventError as err:
+            bad.append({"line": number, "reason": err.reason})
+    return good, bad
+
+
+# commands --------------------------------------------------------------------------
+
+
+def cmd_config(inv: Invocation) -> int:
+    from device.config import default_toml
+
+    if getattr(inv.args, "defaults", False):
+        sys.stdout.write(default_toml())
+        return 0
+    config = inv.config
+    api_env = config.provider.openai.api_key_env
+    data = {
+        "root": str(inv.root),
+        "config_file": config.source,
+        "config": config.to_dict(),
+        "secrets": {api_env: "set" if inv.env.get(api_env) else "not set"} if api_env else {},
+    }
+    if inv.json:
+        print_json(data)
+        return 0
+    say(f"# root: {data['root']}")
+    say(f"# config file: {data['config_file'] or '(none: defaults)'}")
+    for name, state in data["secrets"].items():
+        say(f"# secret ${name}: {state}")
+    _print_toml(data["config"], "")
+    return 0
+
+
+def _print_toml(table: dict[str, Any], prefix: str) -> None:
+    from device.config import _toml_value
+
+    nested = []
+    for key, value in table.items():
+        if isinstance(value, dict):
+            nested.append((key, value))
+        else:
+            say(f"{key} = {_toml_value(value)}")
+    for key, value in nested:
+        say(f"\n[{prefix}{key}]")
+        _print_toml(value, f"{prefix}{key}.")
+
+
+def cmd_feed(inv: Invocation) -> int:
+    from device.progress import Progress
+
+    data = read_input(inv.args.file)
+    good, bad = parse_feed(data)
+    for item in bad:
+        print(f"companion-memory: feed line {item['line']}: {item['reason']}", file=sys.stderr)
+    progress = Progress("feed", len(good))
+
+    def events() -> Iterator[NotificationEvent]:
+        for done, (_, event) in enumerate(good, start=1):
+            progress.update(done)
+            yield event
+
+    async def body(runtime: Runtime) -> dict[str, Any]:
+        totals = await runtime.feed(events())
+        return totals.to_dict()
+
+    try:
+        totals = run_locked(inv, "feed", body)
+    finally:
+        progress.close()
+    summary = {"accepted": len(good), "rejected": len(bad), "rejections": bad, **totals}
+    if inv.json:
+        print_json(summary)
+    else:
+        say(f"accepted {len(good)} event(s), rejected {len(bad)}; persisted "
+            f"{totals['persisted']}, duplicates {totals['duplicates']}, lost {totals['lost']}"
+            + (" (intake paused by storage level)" if totals["paused"] else ""))
+    return 2 if bad else 0
+
+
+def cmd_once(inv: Invocation) -> int:
+    from device.progress import Progress
+    from device.reports import append_report
+
+    max_batches = inv.args.max_batches
+    if max_batches < 1:
+        raise UsageError(f"--max-batches {max_batches}: must be at least 1")
+
+    async def body(runtime: Runtime) -> dict[str, Any]:
+        progress = Progress("once: pending", None)
+        ticker = None
+        if progress.enabled:
+            async def tick() -> None:
+                while True:
+                    progress.update(await runtime.context.pending_count())
+                    await asyncio.sleep(0.2)
+
+            ticker = asyncio.create_task(tick())
+        try:
+            report = await runtime.run_once(max_batches=max_batches)
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+            progress.close()
+        data = report.to_dict()
+        await asyncio.to_thread(append_report, runtime.fs, runtime.root, data,
+                                runtime.clock.now())
+        return data
+
+    data = run_locked(inv, "once", body)
+    if inv.json:
+        print_json(data)
+    else:
+        print_round(data)
+    return 0
+
+
+def print_round(data: dict[str, Any]) -> None:
+    say(f"round started {data['started_at']}, {data['elapsed_s']:.3f} s, "
+        f"{data['model_calls']} model call(s)" + (", cancelled" if data["cancelled"] else ""))
+    for p in data["processors"]:
+        parts = [f"{k} {p[k]}" for k in ("consumed", "analyzed", "applied", "pending", "gaps",
+                                         "model_calls") if p.get(k)]
+        for k in ("filtered", "proposals", "rejected"):
+            if p.get(k):
+                parts.append(f"{k} " + ", ".join(f"{r}={n}" for r, n in sorted(p[k].items())))
+        if p.get("error"):
+            parts.append(f"error {p['error']}")
+        say(f"  {p['processor']:<14} " + ("; ".join(parts) if parts else "nothing to do"))
+
+
+def _tiers(values: list[str] | None) -> Any:
+    from memory.records import Tier
+
+    if not values:
+        return (Tier.TEMPORARY, Tier.LONG_TERM)
+    return tuple(dict.fromkeys(Tier(v) for v in values))
+
+
+def hit_dict(record: Any, score: float | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = record.to_dict()
+    if score is not None:
+        data = {"score": round(score, 4), **data}
+    return data
+
+
+def print_record(data: dict[str, Any]) -> None:
+    score = f"  score {data['score']}" if "score" in data else ""
+    say(f"{data['memory_id']}  {data['tier']}  rev {data['revision']}  {data['authority']}"
+        f"  {data['status']}{score}")
+    say(f"  {data['text']}")
+    say(f"  sources: {', '.join(data['sources'])}; expires: {data['expires_at'] or 'never'}")
+
+
+def cmd_recall(inv: Invocation) -> int:
+    limit = inv.args.limit
+    if not 1 <= limit <= 1000:
+        raise UsageError(f"--limit {limit}: must be between 1 and 1000")
+    if not inv.args.query.strip():
+        raise UsageError("QUERY is empty; give words to search for")
+    tiers = _tiers(inv.args.tier)
+
+    async def body() -> list[dict[str, Any]]:
+        async with open_store(inv) as store:
+            hits = await store.recall(inv.args.query, limit=limit, tiers=tiers)
+            return [hit_dict(h.record, h.score) for h in hits]
+
+    hits = asyncio.run(body())
+    if inv.json:
+        print_json(hits)
+    elif not hits:
+        say("no memories match")
+    else:
+        for item in hits:
+            print_record(item)
+    return 0
+
+
+def cmd_forget(inv: Invocation) -> int:
+    reason = inv.args.reason.strip()
+    if not reason:
+        raise UsageError("--reason is empty; say why the memory is rejected")
+
+    async def body() -> dict[str, Any]:
+        async with open_store(inv) as store:
+            return hit_dict(await store.forget(inv.args.memory_id, reason))
+
+    data = asyncio.run(body())
+    if inv.json:
+        print_json(data)
+    else:
+        say(f"forgot {data['memory_id']} (revision {data['revision']}, {data['status']})")
+    return 0
+
+
+def cmd_export(inv: Invocation) -> int:
+    async def body() -> list[dict[str, Any]]:
+        async with open_store(inv) as store:
+            return list(await store.export())
+
+    print_jsonl(asyncio.run(body()))
+    return 0
+
+
+def cmd_gaps(inv: Invocation) -> int:
+    from device.lock import read_holder
+    from device.reports import read_status
+    from device.root import check_root
+    from storage.fs import RealFileSystem
+
+    holder = read_holder(inv.root) if check_root(inv.root) else None
+    if holder is not None and holder.command == "run":
+        snapshot = read_status(RealFileSystem(), inv.root) or {}
+        gaps = snapshot.get("gaps", {}).get("all", [])
+    else:
+        async def body(runtime: Runtime) -> list[dict[str, Any]]:
+            return [g.to_dict() for g in await runtime.context.gaps()]
+
+        gaps = run_locked(inv, "gaps", body)
+    if inv.json:
+        print_json(gaps)
+    elif not gaps:
+        say("no gaps recorded")
+    else:
+        for g in gaps:
+            span = f"{g.get('first')}..{g.get('last')}" if g.get("first") is not None else "-"
+            say(f"{g.get('at')}  {g.get('kind'):<15} ids {span:<12} count {g.get('count')}"
+                f"  {g.get('reason')}")
+    return 0
+
+
+def cmd_episode(inv: Invocation) -> int:
+    raw = read_input(inv.args.file)
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as err:
+        raise UsageError(f"{inv.args.file}: not valid JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{inv.args.file}: an episode must be a JSON object")
+
+    async def body(runtime: Runtime) -> dict[str, Any]:
+        result = await runtime.record_episode(data)
+        return {"episode_id": result.episode_id, "path": str(result.path),
+                "eligible": result.eligible, "reason": result.reason,
+                "duplicate": result.duplicate}
+
+    out = run_locked(inv, "episode", body)
+    if inv.json:
+        print_json(out)
+    else:
+        state = "eligible" if out["eligible"] else f"stored, not eligible ({out['reason']})"
+        dup = " (already recorded)" if out["duplicate"] else ""
+        say(f"recorded episode {out['episode_id']}: {state}{dup}")
+    return 0
+
+
+def cmd_sweep(inv: Invocation) -> int:
+    from device.lock import read_holder
+    from device.reports import read_status
+    from device.root import check_root
+    from storage.fs import RealFileSystem
+
+    action = inv.args.sweep_command
+    holder = read_holder(inv.root) if check_root(inv.root) else None
+    if action == "status" and holder is not None and holder.command == "run":
+        data = (read_status(RealFileSystem(), inv.root) or {}).get("sweep", {})
+    else:
+        async def body(runtime: Runtime) -> dict[str, Any]:
+            if action == "reconcile":
+                return dict(await runtime.sweep.reconcile())
+            return dict(await runtime.sweep.status())
+
+        data = run_locked(inv, f"sweep {action}", body)
+    if inv.json:
+        print_json(data)
+    else:
+        for key, value in data.items():
+            shown = orjson.dumps(value).decode() if isinstance(value, dict | list) else value
+            say(f"{key}: {shown}")
+    return 0

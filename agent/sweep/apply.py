@@ -1,0 +1,181 @@
+"""Applying one staged candidate inside the store's transaction (synchronous).
+
+`write_candidate(conn, ...)` runs on the store's thread inside
+`MemoryStore.transaction`: it re-reads the target and the subject's occupant in the
+same transaction, decides the outcome, executes the memory intents with
+`apply_intents` and records the outcome on the claimed receipt, all in one commit.
+A typed refusal from the store (owner rejection, authority, inactive target) is
+rolled back to a savepoint and recorded as the outcome, so the receipt still moves
+on and a retry never writes twice.
+
+Rules: promote Temporary -> Long-Term (promotion receipt = the sweep receipt id);
+add a Long-Term fact with authority `inference`, unless a live Long-Term occupant
+of the same subject has equal or higher authority (idempotent skip) - a stronger
+candidate amends the occupant instead; amend a related Long-Term memory only when
+the candidate's authority is at least the target's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from agent.sweep.proposals import Candidate, normalize_subject
+from memory import (
+    AUTHORITY_RANK,
+    Authority,
+    IntentOp,
+    Kind,
+    MemoryError_,
+    MemoryIntent,
+    MemoryRecord,
+    SourceRef,
+    Status,
+    Tier,
+    apply_intents,
+    normalize_text,
+)
+from memory.rows import COLUMNS, fetch_record, record_from_row, to_us
+from memory.sweep_ledger import ReceiptKey, mark_applied
+
+WRITE_OUTCOMES = frozenset({"promoted", "added", "amended"})
+CANDIDATE_AUTHORITY = Authority.INFERENCE
+
+
+@dataclass(frozen=True, slots=True)
+class WriteContext:
+    now: datetime
+    temporary_ttl: timedelta
+    long_term_ttl: timedelta
+
+
+def receipt_id(key: ReceiptKey) -> str:
+    """The content-free receipt string (promotion receipts carry it)."""
+    return f"sweep:{key.namespace}:{key.window_id}:{key.candidate_digest[:32]}"
+
+
+def derived_memory_id(key: ReceiptKey) -> str:
+    """The id of a memory the sweep creates for this receipt (idempotent create)."""
+    seed = f"{key.namespace}|{key.window_id}|{key.candidate_digest}"
+    return "sweep-" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:26]
+
+
+def _occupant(conn: sqlite3.Connection, subject: str, now: datetime) -> MemoryRecord | None:
+    """The strongest live Long-Term memory whose subject normalizes to `subject`."""
+    rows = conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE tier = 'long_term' AND status = 'active' "
+        "AND subject IS NOT NULL AND (expires_us IS NULL OR expires_us > ?)",
+        (to_us(now),),
+    ).fetchall()
+    best: MemoryRecord | None = None
+    for row in rows:
+        record = record_from_row(row)
+        if normalize_subject(record.subject) != subject:
+            continue
+        if best is None or AUTHORITY_RANK[record.authority] > AUTHORITY_RANK[best.authority]:
+            best = record
+    return best
+
+
+def _live(record: MemoryRecord | None, now: datetime) -> bool:
+    return record is not None and record.status is Status.ACTIVE and record.is_live(now)
+
+
+def _sources(candidate: Candidate) -> tuple[SourceRef, ...]:
+    return tuple(SourceRef.parse(s) for s in candidate.sources)
+
+
+def _plan(
+    conn: sqlite3.Connection, candidate: Candidate, key: ReceiptKey, ctx: WriteContext
+) -> tuple[str, str | None, list[MemoryIntent]]:
+    """(outcome, memory_id, intents) for this candidate against the current database."""
+    strength = AUTHORITY_RANK[CANDIDATE_AUTHORITY]
+    if candidate.action == "promote":
+        target_id = candidate.memory_id or ""
+        target = fetch_record(conn, target_id)
+        if target is None or not _live(target, ctx.now):
+            return "target_inactive", target_id, []
+        if target.tier is Tier.LONG_TERM:
+            return "already_long_term", target_id, []
+        if target.tier is not Tier.TEMPORARY:
+            return "not_temporary", target_id, []
+        subject = normalize_subject(target.subject)
+        if subject is not None:
+            occupant = _occupant(conn, subject, ctx.now)
+            if occupant is not None and (
+                AUTHORITY_RANK[occupant.authority] >= AUTHORITY_RANK[target.authority]
+            ):
+                return "subject_occupied", occupant.memory_id, []
+        intent = MemoryIntent(
+            op=IntentOp.PROMOTE, memory_id=target_id, expected_revision=target.revision,
+            authority=target.authority, receipt_id=receipt_id(key),
+        )
+        return "promoted", target_id, [intent]
+
+    if candidate.action == "amend":
+        target_id = candidate.memory_id or ""
+        target = fetch_record(conn, target_id)
+        if target is None or not _live(target, ctx.now) or target.tier is not Tier.LONG_TERM:
+            return "target_inactive", target_id, []
+        if strength < AUTHORITY_RANK[target.authority]:
+            return "authority_too_low", target_id, []
+        if normalize_text(candidate.text or "") == normalize_text(target.text):
+            return "unchanged", target_id, []
+        return "amended", target_id, [_update(target, candidate)]
+
+    # add
+    subject = candidate.subject
+    if subject is not None:
+        occupant = _occupant(conn, subject, ctx.now)
+        if occupant is not None:
+            if AUTHORITY_RANK[occupant.authority] >= strength:
+                return "subject_occupied", occupant.memory_id, []
+            return "amended", occupant.memory_id, [_update(occupant, candidate)]
+    norm = normalize_text(candidate.text or "")
+    twin = conn.execute(
+        "SELECT memory_id FROM memories WHERE norm = ? AND tier = 'long_term' "
+        "AND status = 'active' AND (expires_us IS NULL OR expires_us > ?) LIMIT 1",
+        (norm, to_us(ctx.now)),
+    ).fetchone()
+    if twin is not None:
+        return "duplicate", str(twin[0]), []
+    new_id = derived_memory_id(key)
+    intent = MemoryIntent(
+        op=IntentOp.CREATE, memory_id=new_id, tier=Tier.LONG_TERM,
+        kind=Kind(candidate.kind or Kind.FACT.value), text=candidate.text,
+        authority=CANDIDATE_AUTHORITY, sources=_sources(candidate), subject=subject,
+    )
+    return "added", new_id, [intent]
+
+
+def _update(target: MemoryRecord, candidate: Candidate) -> MemoryIntent:
+    return MemoryIntent(
+        op=IntentOp.UPDATE, memory_id=target.memory_id, expected_revision=target.revision,
+        text=candidate.text, sources=_sources(candidate), authority=CANDIDATE_AUTHORITY,
+        subject=candidate.subject,
+    )
+
+
+def write_candidate(
+    conn: sqlite3.Connection, candidate: Candidate, key: ReceiptKey, ctx: WriteContext
+) -> str:
+    """Plan, write and record the outcome on the claimed receipt; returns the outcome."""
+    outcome, memory_id, intents = _plan(conn, candidate, key, ctx)
+    if intents:
+        conn.execute("SAVEPOINT sweep_candidate")
+        try:
+            result = apply_intents(
+                conn, intents, now=ctx.now, temporary_ttl=ctx.temporary_ttl,
+                long_term_ttl=ctx.long_term_ttl,
+            )
+        except MemoryError_ as err:
+            conn.execute("ROLLBACK TO sweep_candidate")
+            outcome = err.code
+        else:
+            if result.skipped and not result.records:
+                outcome = f"skipped_{result.skipped[0][1]}"[:48]
+        conn.execute("RELEASE sweep_candidate")
+    mark_applied(conn, key, outcome=outcome, memory_id=memory_id, now=ctx.now)
+    return outcome

@@ -1,0 +1,160 @@
+"""The sweep's read-side state: where to start, what is pending, status and reconcile.
+
+`status()` only reads. `reconcile()` is the explicit operator action: after a zone
+change it switches the cursor to the configured zone, keeps the completed anchor
+(the UTC end of the last completed window) and bumps the receipt namespace, so the
+next window starts exactly where the last one ended (no overlap replayed, no gap
+skipped). It also releases a window whose stage is malformed, by the same bump
+(its next invocation stages under the new namespace).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
+
+from agent.sweep.proposals import SCHEMA_VERSION
+from agent.sweep.windows import (
+    Window,
+    completed_days,
+    local_date_of,
+    local_midnight_utc,
+    next_window,
+    today,
+)
+from memory import Tier
+from memory import sweep_ledger as ledger
+
+if TYPE_CHECKING:
+    from agent.sweep.day_input import InputLimits, SweepContext
+    from core.clock import Clock
+    from memory.store import MemoryStore
+
+ZONE_CHANGED = "timezone_changed_requires_reconciliation"
+
+
+def zone_mismatch(cursor: ledger.SweepCursor | None, zone: str) -> bool:
+    return cursor is not None and cursor.zone != zone
+
+
+def _stage_broken(stage: ledger.Stage | None) -> bool:
+    if stage is None or stage.schema_version < SCHEMA_VERSION:
+        return False
+    return stage.schema_version > SCHEMA_VERSION or not stage.intact
+
+
+class SweepStateMixin:
+    """Shared by `DailySweepProcessor`; expects the attributes it sets."""
+
+    context: SweepContext
+    store: MemoryStore
+    clock: Clock
+    zone: str
+    enabled: bool
+    kill_switch: bool
+    bootstrap_days: int
+    limits: InputLimits
+
+    async def _bootstrap_date(self) -> date | None:
+        """With no cursor yet: the local date of the oldest processed notification or live
+        Temporary memory, no earlier than `bootstrap_days` before today."""
+        now = self.clock.now()
+        floor = today(now, self.zone) - timedelta(days=self.bootstrap_days)
+        start = local_midnight_utc(floor, self.zone)
+        dates: list[date] = []
+        first = await self.context.read_processed_between(start, now, 1)
+        if first:
+            dates.append(local_date_of(first[0].received_at, self.zone))
+        temporaries = await self.store.list_records(
+            tier=Tier.TEMPORARY, limit=self.limits.temporaries_scan
+        )
+        if temporaries:
+            oldest = min(r.created_at for r in temporaries)
+            dates.append(local_date_of(oldest, self.zone))
+        if not dates:
+            return None
+        return max(floor, min(dates))
+
+    async def pending_dates(self, *, limit: int = 31) -> list[Window]:
+        """Completed windows not yet swept, oldest first (read only)."""
+        cursor = await self.store.read(ledger.read_cursor)
+        if zone_mismatch(cursor, self.zone):
+            return []
+        now = self.clock.now()
+        if cursor is not None:
+            return completed_days(now, self.zone, after_end_utc=cursor.end_utc, limit=limit)
+        first = await self._bootstrap_date()
+        if first is None:
+            return []
+        return completed_days(now, self.zone, first_date=first, limit=limit)
+
+    async def status(self) -> dict[str, Any]:
+        """Zone, switches, last completed window, pending dates, state and reason code."""
+        cursor = await self.store.read(ledger.read_cursor)
+        pending = await self.pending_dates(limit=31)
+        last = None
+        if cursor is not None and cursor.kind != "anchor":
+            last = {
+                "local_date": cursor.local_date.isoformat(),
+                "start_utc": cursor.start_utc.isoformat(),
+                "end_utc": cursor.end_utc.isoformat(),
+                "window_id": cursor.window_id,
+                "zone": cursor.zone,
+            }
+        reason: str | None = None
+        if self.kill_switch:
+            state = "kill_switch"
+        elif not self.enabled:
+            state = "disabled"
+        else:
+            state = "pending" if pending else "idle"
+        if zone_mismatch(cursor, self.zone):
+            state, reason = "blocked", ZONE_CHANGED
+        elif cursor is not None and pending:
+            stage = await self.store.read(
+                lambda c: ledger.read_stage(c, cursor.namespace, pending[0].window_id)
+            )
+            if _stage_broken(stage):
+                state, reason = "stalled", "stage_malformed"
+        return {
+            "zone": self.zone,
+            "enabled": self.enabled,
+            "kill_switch": self.kill_switch,
+            "last_window": last,
+            "pending_dates": [w.local_date.isoformat() for w in pending],
+            "state": state,
+            "reason": reason,
+            "namespace": cursor.namespace if cursor else None,
+            "cursor_zone": cursor.zone if cursor else None,
+        }
+
+    async def reconcile(self) -> dict[str, Any]:
+        """The explicit operator action (see the module docstring)."""
+        cursor = await self.store.read(ledger.read_cursor)
+        if cursor is None:
+            return {"reconciled": False, "reason": "no_cursor", "zone": self.zone}
+        if cursor.zone != self.zone:
+            reason = "timezone_changed"
+        else:
+            upcoming = next_window(cursor.end_utc, self.zone)
+            stage = await self.store.read(
+                lambda c: ledger.read_stage(c, cursor.namespace, upcoming.window_id)
+            )
+            if not _stage_broken(stage):
+                return {"reconciled": False, "reason": "nothing_to_reconcile",
+                        "zone": self.zone, "namespace": cursor.namespace}
+            reason = "stage_malformed"
+        now = self.store.now()
+        new = await self.store.transaction(
+            lambda c: ledger.reconcile_cursor(
+                c, zone=self.zone, now=now, expected_window_id=cursor.window_id)
+        )
+        return {
+            "reconciled": True,
+            "reason": reason,
+            "from_zone": cursor.zone,
+            "zone": new.zone,
+            "namespace": new.namespace,
+            "anchor_end_utc": new.end_utc.isoformat(),
+            "next_window": next_window(new.end_utc, self.zone).to_dict(),
+        }

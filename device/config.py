@@ -81,7 +81,8 @@ class StorageConfig:
     normal_retention_days: int = _opt(14, low=1, high=3650)
     warning_retention_days: int = _opt(7, low=1, high=3650)
     critical_retention_days: int = _opt(1, low=0, high=3650)
-    check_interval_s: float = _opt(60.0, low=1.0, high=86_400.0, doc="daemon probe period")
+    check_interval_s: float = _opt(60.0, low=1.0, high=86_400.0,
+                                  doc="daemon status refresh between rounds")
 
 
 @dataclass(frozen=True, slots=True)

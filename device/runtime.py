@@ -28,19 +28,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from agent.notifications.context import (
-    ConsumeResult,
-    NotificationContext,
-    StoreMemoryCursor,
-)
 from agent.notifications.processor import NotificationProcessor
-from agent.sweep.processor import DailySweepProcessor
 
 from agent.episodes.processor import EpisodeProcessor
 from agent.episodes.recorder import EpisodeRecorder, RecordResult
 from agent.model.deterministic import DeterministicProvider
 from agent.model.merge import MemoryMergeEngine
 from agent.model.provider import ModelProvider
+from agent.notifications.context import NotificationContext
+from agent.notifications.context_state import StoreMemoryCursor
+from agent.notifications.context_types import ConsumeResult
 from agent.report import RoundReport
 from agent.storage_maintenance import (
     NotificationShardCleaner,
@@ -48,6 +45,7 @@ from agent.storage_maintenance import (
     TemporaryMemoryCleaner,
     pause_intake_with_level,
 )
+from agent.sweep.processor import DailySweepProcessor
 from agent.worker import MemoryWorker
 from ble.events import NotificationEvent
 from ble.ring import EventRing

@@ -2,6 +2,16 @@
 
 from storage.atomic import CorruptStateError, ensure_dir, read_json, write_atomic, write_json_atomic
 from storage.fs import FileSystem, RealFileSystem, StorageIOError
+from storage.jsonl_log import (
+    CorruptLogError,
+    CorruptRun,
+    JsonlLog,
+    LogNeedsRecoveryError,
+    LogOrderError,
+    RecoveryReport,
+    ShardInfo,
+    TornTail,
+)
 from storage.monitor import (
     Cleaner,
     CleanResult,
@@ -18,18 +28,26 @@ from storage.monitor import (
 __all__ = [
     "CleanResult",
     "Cleaner",
+    "CorruptLogError",
+    "CorruptRun",
     "CorruptStateError",
     "DiskProbe",
     "DiskUsage",
     "FakeDiskProbe",
     "FileSystem",
+    "JsonlLog",
+    "LogNeedsRecoveryError",
+    "LogOrderError",
     "MonitorReport",
     "RealFileSystem",
+    "RecoveryReport",
+    "ShardInfo",
     "StatvfsProbe",
     "StorageIOError",
     "StorageLevel",
     "StorageMonitor",
     "Thresholds",
+    "TornTail",
     "ensure_dir",
     "read_json",
     "write_atomic",

@@ -59,6 +59,10 @@ class FileSystem(Protocol):
 
     def read_bytes(self, path: str) -> bytes: ...
 
+    def read_at(self, path: str, offset: int, size: int) -> bytes:
+        """Up to `size` bytes of `path` starting at `offset` (fewer at end of file)."""
+        ...
+
     def listdir(self, path: str) -> list[str]: ...
 
     def exists(self, path: str) -> bool: ...
@@ -151,6 +155,14 @@ class RealFileSystem:
         try:
             with open(path, "rb") as handle:
                 return handle.read()
+        except OSError as err:
+            raise StorageIOError("read", path, err) from err
+
+    def read_at(self, path: str, offset: int, size: int) -> bytes:
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(offset)
+                return handle.read(size)
         except OSError as err:
             raise StorageIOError("read", path, err) from err
 

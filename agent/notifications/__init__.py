@@ -1,3 +1,32 @@
 """notifications scenario."""
 
-__all__: list[str] = []
+from agent.notifications.context import ContextClosedError, NotificationContext
+from agent.notifications.context_state import MemoryCursor, StateFileCursor, StoreMemoryCursor
+from agent.notifications.context_types import (
+    BatchNotContiguousError,
+    CleanupResult,
+    ConsumeResult,
+    Gap,
+    IntentsNeedStoreError,
+    NotificationRecord,
+    SourceCursor,
+)
+from storage.fs import StorageIOError
+from storage.jsonl_log import CorruptLogError
+
+__all__ = [
+    "BatchNotContiguousError",
+    "CleanupResult",
+    "ConsumeResult",
+    "ContextClosedError",
+    "CorruptLogError",
+    "Gap",
+    "IntentsNeedStoreError",
+    "MemoryCursor",
+    "NotificationContext",
+    "NotificationRecord",
+    "SourceCursor",
+    "StateFileCursor",
+    "StorageIOError",
+    "StoreMemoryCursor",
+]

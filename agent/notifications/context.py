@@ -1,0 +1,484 @@
+"""`NotificationContext`: ring -> durable JSONL log -> pending records -> memory cursor.
+
+Two cursors. The source cursor (ring generation + sequence of the last ring item
+made durable) is derived from the log at open and advances only after a batch is
+written and fsynced. The memory cursor (last processed `context_id`) lives in a
+`MemoryCursor` - the memory store's transaction in production, the state file
+otherwise - and advances only through `commit_processed`/`skip_batch` with a
+batch that continues it exactly.
+
+`context_id`s are local, start at 1, increase by one per record, are never
+reused (a state hint keeps the high-water mark after every shard was cleaned)
+and do not depend on the ring's generation. A ring whose generation differs from
+the stored one is read from its beginning.
+
+Gaps - ring overflow, torn tails cut at recovery, corrupt lines, skipped poison
+batches, a state ahead of the log - are written to `state.json` before the
+action they describe, so a crash can repeat a gap (de-duplicated) but never lose
+one.
+
+Blocking I/O runs in worker threads (`asyncio.to_thread`). Cancellation: a
+cancelled call waits for its in-flight file operation to finish (a thread
+cannot be stopped), keeps its effect (cursors then match the disk) and re-raises
+`CancelledError`. After a failed write (`StorageIOError`: disk full, EIO, fsync
+error) nothing in memory moved; the next call recovers the log from disk first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from agent.notifications.context_state import (
+    ContextState,
+    MemoryCursor,
+    StateFileCursor,
+)
+from agent.notifications.context_types import (
+    BatchNotContiguousError,
+    CleanupResult,
+    ConsumeResult,
+    Gap,
+    NotificationRecord,
+    SourceCursor,
+)
+from ble.events import format_rfc3339
+from ble.ring import EventRing
+from core.clock import Clock, SystemClock
+from core.errors import CompanionMemoryError
+from memory.records import MemoryIntent
+from storage.fs import FileSystem, RealFileSystem, StorageIOError
+from storage.jsonl_log import JsonlLog, RecoveryReport
+
+T = TypeVar("T")
+_HOLE_KINDS = ("corrupt_record", "cursor_ahead")
+
+
+class ContextClosedError(CompanionMemoryError):
+    code = "context_closed"
+
+
+class NotificationContext:
+    """The durable notification intake of one root. Use `await NotificationContext.open(...)`."""
+
+    def __init__(
+        self,
+        *,
+        ring: EventRing,
+        log: JsonlLog,
+        state: ContextState,
+        cursor: MemoryCursor,
+        clock: Clock,
+    ) -> None:
+        self._ring = ring
+        self._log = log
+        self._state = state
+        self._cursor = cursor
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._commit_lock = asyncio.Lock()
+        self._source = SourceCursor(None, 0)
+        self._last_context_id = 0
+        self._memory_cursor = 0
+        self._intake_enabled = True
+        self._intake_dirty = False
+        self._closed = False
+        self.last_recovery: RecoveryReport | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        root: str | Path,
+        ring: EventRing,
+        *,
+        cursor: MemoryCursor | None = None,
+        fs: FileSystem | None = None,
+        clock: Clock | None = None,
+    ) -> NotificationContext:
+        """Recover the log under `<root>/notifications/`, derive the cursors, report gaps."""
+        fs = fs if fs is not None else RealFileSystem()
+        base = os.path.join(os.fspath(root), "notifications")
+        log = JsonlLog(fs, os.path.join(base, "events"))
+        state = ContextState(fs, os.path.join(base, "state.json"))
+        if cursor is None:
+            cursor = StateFileCursor()
+        if isinstance(cursor, StateFileCursor):
+            cursor.attach(state)
+        ctx = cls(ring=ring, log=log, state=state, cursor=cursor, clock=clock or SystemClock())
+        await ctx._blocking(lambda: ctx._recover_sync("cut_at_open"))
+        ctx._memory_cursor = await cursor.load()
+        if ctx._memory_cursor > ctx._last_context_id:
+            ahead = ctx._memory_cursor
+            gap = ctx._gap(
+                "cursor_ahead",
+                ctx._last_context_id + 1,
+                ahead,
+                ahead - ctx._last_context_id,
+                "memory_cursor_ahead_of_log",
+                ref=f"memory@{ahead}",
+            )
+            await ctx._blocking(lambda: ctx._state.add_gap(gap))
+            ctx._last_context_id = ahead
+        return ctx
+
+    async def close(self) -> None:
+        """Idempotent; later calls other than close raise ContextClosedError."""
+        if self._closed:
+            return
+        async with self._lock:
+            self._closed = True
+
+    # -- recovery ------------------------------------------------------------------
+
+    def _gap(
+        self, kind: str, first: int | None, last: int | None, count: int, reason: str,
+        ref: str | None = None,
+    ) -> Gap:
+        return Gap(kind, first, last, count, reason, self._clock.now(), ref)
+
+    def _recover_sync(self, reason: str) -> None:
+        def record(report: RecoveryReport) -> None:
+            for torn in report.torn:
+                name = os.path.basename(torn.path)
+                self._state.add_gap(self._gap(
+                    "torn_tail", None, None, torn.lines_cut, reason,
+                    ref=f"{name}@{torn.offset}+{torn.bytes_cut}",
+                ))
+            for run in report.corrupt:
+                known = run.first_id is not None and run.last_id is not None
+                count = run.last_id - run.first_id + 1 if known else run.lines  # type: ignore[operator]
+                self._state.add_gap(self._gap(
+                    "corrupt_record", run.first_id, run.last_id, count, "crc_mismatch",
+                    ref=f"{os.path.basename(run.path)}@{run.offset}",
+                ))
+
+        self.last_recovery = self._log.recover(before_repair=record)
+        if not self._state.exists():
+            self._state.update(version=1)
+        data = self._state.load()
+        last = self._log.last_line()
+        log_last = self._log.last_id or 0
+        source = (
+            SourceCursor(str(last["ring_generation"]), int(last["ring_seq"]))
+            if last is not None
+            else SourceCursor(None, 0)
+        )
+        last_id = max(log_last, int(data.get("deleted_through", 0)))
+        hint = data.get("source_hint")
+        if isinstance(hint, dict) and int(hint.get("context_id", 0)) > log_last:
+            hint_id = int(hint["context_id"])
+            if last is None and hint_id <= int(data.get("deleted_through", 0)):
+                source = SourceCursor(hint.get("ring_generation"), int(hint.get("ring_seq", 0)))
+            else:
+                self._state.add_gap(self._gap(
+                    "cursor_ahead", log_last + 1, hint_id, hint_id - log_last,
+                    "state_hint_ahead_of_log", ref=f"hint@{hint_id}",
+                ))
+            last_id = max(last_id, hint_id)
+        self._source = source
+        self._last_context_id = max(last_id, self._last_context_id)
+
+    def _ready_sync(self) -> None:
+        if self._log.needs_recovery:
+            self._recover_sync("cut_after_io_error")
+
+    async def _blocking(self, fn: Callable[[], T]) -> T:
+        """Run `fn` in a thread; on cancellation wait for it, keep its effect, re-raise."""
+        task = asyncio.ensure_future(asyncio.to_thread(fn))
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            while not task.done():
+                try:
+                    await asyncio.wait({task})
+                except asyncio.CancelledError:
+                    continue
+            if not task.cancelled():
+                task.exception()
+            raise
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ContextClosedError("the notification context is closed")
+
+    # -- intake ----------------------------------------------------------------------
+
+    async def consume(self, limit: int = 100) -> ConsumeResult:
+        """Persist up to `limit` ring events durably, then advance the source cursor.
+
+        Ring overflow since the last read is recorded as a "ring_overflow" gap
+        first. With intake disabled nothing is read (paused=True).
+        Raises StorageIOError (nothing advanced; the next call recovers first).
+        """
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        async with self._lock:
+            self._check_open()
+            if self._intake_dirty:
+                await self._persist_intake_flag()
+            if not self._intake_enabled:
+                return ConsumeResult(0, 0, True)
+            if self._log.needs_recovery:
+                await self._blocking(self._ready_sync)
+            generation = self._ring.generation
+            after = self._source.ring_seq if self._source.ring_generation == generation else 0
+            read = self._ring.events_since(after, limit)
+            if not read.entries and not read.lost:
+                return ConsumeResult(0, 0, False)
+            lost_gap = (
+                self._gap("ring_overflow", after + 1, after + read.lost, read.lost,
+                          "ring_overwrote_unread", ref=f"ring:{generation}")
+                if read.lost
+                else None
+            )
+            now = self._clock.now().astimezone(UTC)
+            received = format_rfc3339(now)
+            first_id = self._last_context_id + 1
+            lines: list[dict[str, Any]] = [
+                {
+                    "context_id": first_id + i,
+                    "ring_generation": generation,
+                    "ring_seq": entry.seq,
+                    "received_at": received,
+                    **entry.event.to_dict(),
+                }
+                for i, entry in enumerate(read.entries)
+            ]
+
+            def work() -> None:
+                if lost_gap is not None:
+                    self._state.add_gap(lost_gap)
+                if lines:
+                    self._log.append_batch(lines, now.date())
+                    self._last_context_id = first_id + len(lines) - 1
+                self._source = SourceCursor(generation, read.next_after)
+
+            await self._blocking(work)
+            return ConsumeResult(len(lines), read.lost, False)
+
+    def set_intake_enabled(self, enabled: bool) -> None:
+        """Storage levels: when off, consume() persists nothing and the source cursor
+        stays; events overwritten in the ring meanwhile become a gap on resume."""
+        if enabled != self._intake_enabled:
+            self._intake_enabled = enabled
+            self._intake_dirty = True
+
+    @property
+    def intake_enabled(self) -> bool:
+        return self._intake_enabled
+
+    async def _persist_intake_flag(self) -> None:
+        enabled = self._intake_enabled
+        try:
+            await self._blocking(lambda: self._state.update(intake_enabled=enabled))
+        except StorageIOError:
+            return  # a full disk is why intake pauses; the flag is informational
+        self._intake_dirty = False
+
+    # -- processing ------------------------------------------------------------------
+
+    async def read_pending(self, limit: int = 10) -> list[NotificationRecord]:
+        """Up to `limit` records after the memory cursor, oldest first."""
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        async with self._lock:
+            self._check_open()
+            after = self._memory_cursor
+
+            def work() -> list[dict[str, Any]]:
+                self._ready_sync()
+                return self._log.read_after(after, limit)
+
+            lines = await self._blocking(work)
+        return [NotificationRecord.from_line(line) for line in lines]
+
+    async def _check_batch(self, batch: Sequence[NotificationRecord], expected: int) -> None:
+        if not batch:
+            raise BatchNotContiguousError("the batch is empty; commit at least one record")
+        async with self._lock:
+            self._check_open()
+
+            def work() -> list[dict[str, Any]]:
+                self._ready_sync()
+                return self._log.read_after(expected, len(batch))
+
+            lines = await self._blocking(work)
+        want = [(ln["context_id"], ln["ring_generation"], ln["ring_seq"]) for ln in lines]
+        got = [(r.context_id, r.ring_generation, r.ring_seq) for r in batch]
+        if got != want:
+            nxt = want[0][0] if want else None
+            raise BatchNotContiguousError(
+                f"batch holds context ids {batch[0].context_id}..{batch[-1].context_id}; "
+                f"the memory cursor is {expected} and the next pending record is {nxt}: "
+                "commit the consecutive records read_pending returned, starting there"
+            )
+
+    async def commit_processed(
+        self,
+        batch: Sequence[NotificationRecord],
+        intents: Sequence[MemoryIntent] = (),
+        receipt: str | None = None,
+    ) -> None:
+        """Advance the memory cursor past `batch`, atomically with `intents`.
+
+        Raises BatchNotContiguousError (nothing changes) or the cursor's errors
+        (then the cursor is re-read from where it lives).
+        """
+        async with self._commit_lock:
+            expected = self._memory_cursor
+            await self._check_batch(batch, expected)
+            await self._advance(expected, batch[-1].context_id, intents, receipt)
+
+    async def _advance(
+        self, expected: int, new: int, intents: Sequence[MemoryIntent], receipt: str | None
+    ) -> None:
+        try:
+            await self._cursor.advance(expected, new, intents, receipt)
+        except BaseException:
+            with contextlib.suppress(Exception):  # keep the original error
+                self._memory_cursor = await self._cursor.load()
+            raise
+        self._memory_cursor = new
+
+    async def skip_batch(self, batch: Sequence[NotificationRecord], reason: str) -> Gap:
+        """Record `batch` as a "poison_batch" gap, then advance the cursor past it."""
+        _check_reason(reason)
+        async with self._commit_lock:
+            expected = self._memory_cursor
+            await self._check_batch(batch, expected)
+            gap = self._gap("poison_batch", batch[0].context_id, batch[-1].context_id,
+                            len(batch), reason)
+            stored = await self._blocking(lambda: self._state.add_gap(gap))
+            await self._advance(expected, batch[-1].context_id, (), None)
+            return stored
+
+    async def record_gap(
+        self, kind: str, first: int | None, last: int | None, count: int, reason: str
+    ) -> Gap:
+        """Persist a gap found elsewhere (e.g. by a processor)."""
+        if not kind or len(kind) > 40:
+            raise ValueError("gap kind must be a short code")
+        _check_reason(reason)
+        gap = self._gap(kind, first, last, count, reason)
+        self._check_open()
+        return await self._blocking(lambda: self._state.add_gap(gap))
+
+    async def gaps(self) -> list[Gap]:
+        return await self._blocking(self._state.gaps)
+
+    async def read_processed_between(
+        self, start: datetime, end: datetime, limit: int
+    ) -> list[NotificationRecord]:
+        """Processed records received in [start, end), oldest first, at most `limit`."""
+        if start.tzinfo is None or end.tzinfo is None:
+            raise ValueError("start and end must be timezone-aware")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        start_day = start.astimezone(UTC).date()
+        async with self._lock:
+            self._check_open()
+            processed = self._memory_cursor
+
+            def work() -> list[NotificationRecord]:
+                self._ready_sync()
+                out: list[NotificationRecord] = []
+                for shard in self._log.shards():
+                    if shard.day < start_day:
+                        continue
+                    if shard.first_id > processed:
+                        break
+                    for line in self._log.read_shard(shard.day):
+                        if line["context_id"] > processed:
+                            return out
+                        record = NotificationRecord.from_line(line)
+                        if start <= record.received_at < end:
+                            out.append(record)
+                            if len(out) >= limit:
+                                return out
+                return out
+
+            return await self._blocking(work)
+
+    # -- retention -------------------------------------------------------------------
+
+    async def cleanup_processed_before(self, day: date) -> CleanupResult:
+        """Delete shards older than `day` whose every record is processed."""
+        return await self._cleanup(lambda d: d < day)
+
+    async def cleanup_all_processed(self) -> CleanupResult:
+        """Delete every shard whose every record is processed (never a partly processed one)."""
+        return await self._cleanup(lambda d: True)
+
+    async def _cleanup(self, wanted: Callable[[date], bool]) -> CleanupResult:
+        async with self._lock:
+            self._check_open()
+            processed = self._memory_cursor
+
+            def work() -> CleanupResult:
+                self._ready_sync()
+                victims = [
+                    s for s in self._log.shards() if wanted(s.day) and s.last_id <= processed
+                ]
+                if not victims:
+                    return CleanupResult(0, 0)
+                deleted_through = max(
+                    int(self._state.get("deleted_through", 0)), max(s.last_id for s in victims)
+                )
+                hint = {**self._source.to_dict(), "context_id": self._last_context_id}
+                self._state.update(source_hint=hint, deleted_through=deleted_through)
+                freed = 0
+                for shard in victims:
+                    freed += self._log.delete_shard(shard.day)
+                return CleanupResult(len(victims), freed)
+
+            return await self._blocking(work)
+
+    # -- inspection ------------------------------------------------------------------
+
+    @property
+    def memory_cursor(self) -> int:
+        return self._memory_cursor
+
+    @property
+    def source_cursor(self) -> SourceCursor:
+        return self._source
+
+    @property
+    def last_context_id(self) -> int:
+        return self._last_context_id
+
+    async def pending_count(self) -> int:
+        """Readable records after the memory cursor (known holes excluded)."""
+        gaps = await self.gaps()
+        low, high = self._memory_cursor, self._last_context_id
+        holes = 0
+        for gap in gaps:
+            if gap.kind in _HOLE_KINDS and gap.first is not None and gap.last is not None:
+                holes += max(0, min(gap.last, high) - max(gap.first, low + 1) + 1)
+        return max(0, high - low - holes)
+
+    async def status(self) -> dict[str, Any]:
+        """Counts and cursors only (never content)."""
+        gaps = await self.gaps()
+        shards = self._log.shards()
+        return {
+            "last_context_id": self._last_context_id,
+            "memory_cursor": self._memory_cursor,
+            "source_cursor": self._source.to_dict(),
+            "pending": await self.pending_count(),
+            "shards": len(shards),
+            "log_bytes": sum(s.size_bytes for s in shards),
+            "gaps": len(gaps),
+            "intake_enabled": self._intake_enabled,
+            "needs_recovery": self._log.needs_recovery,
+        }
+
+
+def _check_reason(reason: str) -> None:
+    if not isinstance(reason, str) or not reason or len(reason) > 120:
+        raise ValueError("a gap reason is a short code (1-120 characters), never content")

@@ -1,0 +1,186 @@
+"""`notifications/state.json` and the memory cursors.
+
+The state file holds what the log itself cannot: the gaps, a source-cursor hint
+(written at cleanup and close, so the cursor survives deleting every shard),
+the highest context id ever deleted, the storage-level pause, and - with the
+`StateFileCursor` - the memory cursor. It is replaced atomically
+(`storage.atomic.write_json_atomic`). After a failed write the in-memory copy is
+re-read from disk before the next change, so memory and disk never disagree.
+
+`ContextState` methods are synchronous and blocking (run them in a thread); a
+`threading.Lock` serializes them because consume and commit run on different
+worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from agent.notifications.context_types import Gap, IntentsNeedStoreError
+from memory.intents import CursorAdvance
+from memory.records import CursorConflictError, MemoryIntent
+from memory.store import MemoryStore
+from storage.atomic import CorruptStateError, read_json, write_json_atomic
+from storage.fs import FileSystem
+
+STATE_VERSION = 1
+MAX_GAPS = 10_000
+"""Older gaps beyond this are folded into `gaps_dropped` (a count, still reported)."""
+
+
+class ContextState:
+    """The parsed state file plus its atomic writer."""
+
+    def __init__(self, fs: FileSystem, path: str) -> None:
+        self._fs = fs
+        self.path = path
+        self._lock = threading.Lock()
+        self._data: dict[str, Any] = {}
+        self._stale = True
+
+    def exists(self) -> bool:
+        return self._fs.exists(self.path)
+
+    def load(self) -> dict[str, Any]:
+        with self._lock:
+            return dict(self._current())
+
+    def _current(self) -> dict[str, Any]:
+        if self._stale:
+            raw = read_json(self._fs, self.path)
+            if raw is None:
+                raw = {"version": STATE_VERSION}
+            if not isinstance(raw.get("gaps", []), list):
+                raise CorruptStateError(f"{self.path}: 'gaps' must be a list")
+            self._data = raw
+            self._stale = False
+        return self._data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        with self._lock:
+            return self._current().get(key, default)
+
+    def update(self, **changes: Any) -> None:
+        """Write the state with `changes` applied; durable on return."""
+        with self._lock:
+            self._write({**self._current(), **changes})
+
+    def _write(self, new: dict[str, Any]) -> None:
+        try:
+            write_json_atomic(self._fs, self.path, new)
+        except BaseException:
+            self._stale = True
+            raise
+        self._data = new
+
+    def gaps(self) -> list[Gap]:
+        with self._lock:
+            return [Gap.from_dict(g) for g in self._current().get("gaps", [])]
+
+    def add_gap(self, gap: Gap, **changes: Any) -> Gap:
+        """Record `gap` unless the same gap (kind, first, last, ref) is already there."""
+        with self._lock:
+            current = self._current()
+            stored = [Gap.from_dict(g) for g in current.get("gaps", [])]
+            for existing in stored:
+                if existing.identity() == gap.identity():
+                    if changes:
+                        self._write({**current, **changes})
+                    return existing
+            gaps = [*current.get("gaps", []), gap.to_dict()]
+            dropped = int(current.get("gaps_dropped", 0))
+            if len(gaps) > MAX_GAPS:
+                dropped += len(gaps) - MAX_GAPS
+                gaps = gaps[-MAX_GAPS:]
+            self._write({**current, **changes, "gaps": gaps, "gaps_dropped": dropped})
+            return gap
+
+    def advance_memory_cursor(self, expected: int, new: int) -> None:
+        with self._lock:
+            current = self._current()
+            stored = int(current.get("memory_cursor", 0))
+            if stored != expected:
+                raise CursorConflictError(
+                    f"memory cursor is at {stored}, the advance expected {expected}"
+                )
+            self._write({**current, "memory_cursor": new})
+
+
+@runtime_checkable
+class MemoryCursor(Protocol):
+    """Where the memory cursor (last processed context id, 0 = none) lives."""
+
+    async def load(self) -> int: ...
+
+    async def advance(
+        self,
+        expected: int,
+        new: int,
+        intents: Sequence[MemoryIntent],
+        receipt: str | None,
+    ) -> None:
+        """Move the cursor from `expected` to `new` atomically with `intents`."""
+        ...
+
+
+class StateFileCursor:
+    """The memory cursor in `notifications/state.json`; refuses memory intents.
+
+    Use it where no memory store exists (intake-only tools, tests). The
+    `NotificationContext` attaches it to its state file on open.
+    """
+
+    def __init__(self) -> None:
+        self._state: ContextState | None = None
+
+    def attach(self, state: ContextState) -> None:
+        self._state = state
+
+    def _require(self) -> ContextState:
+        if self._state is None:
+            raise RuntimeError("StateFileCursor is used through NotificationContext.open")
+        return self._state
+
+    async def load(self) -> int:
+        state = self._require()
+        return int(await asyncio.to_thread(state.get, "memory_cursor", 0))
+
+    async def advance(
+        self,
+        expected: int,
+        new: int,
+        intents: Sequence[MemoryIntent],
+        receipt: str | None,
+    ) -> None:
+        if intents:
+            raise IntentsNeedStoreError(
+                "the state-file memory cursor cannot write memory intents; "
+                "use StoreMemoryCursor(store) so intents and cursor commit together"
+            )
+        state = self._require()
+        await asyncio.to_thread(state.advance_memory_cursor, expected, new)
+
+
+class StoreMemoryCursor:
+    """The memory cursor in the memory store, advanced in the intents' transaction."""
+
+    def __init__(self, store: MemoryStore, name: str = "notifications") -> None:
+        self._store = store
+        self.name = name
+
+    async def load(self) -> int:
+        return await self._store.get_cursor(self.name)
+
+    async def advance(
+        self,
+        expected: int,
+        new: int,
+        intents: Sequence[MemoryIntent],
+        receipt: str | None,
+    ) -> None:
+        await self._store.apply(
+            intents, cursor=CursorAdvance(self.name, expected, new), receipt=receipt
+        )

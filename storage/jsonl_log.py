@@ -1,0 +1,506 @@
+"""The UTC-date-sharded JSON Lines log with a crc per line and torn-tail repair.
+
+Layout: `<directory>/YYYY-MM-DD.jsonl`, one JSON object per line. Every line
+carries an integer `context_id` (strictly increasing across the whole log) and,
+as its last key, `crc`: the crc32 of the line's canonical JSON without `crc`
+(orjson, sorted keys, compact), which is exactly the line's bytes up to
+`,"crc":` followed by `}`. Lines are plain JSON, so `jq`, `grep` and `cat` read
+them directly.
+
+Durability: `append_batch` serializes the batch to one buffer, appends it with
+one write, fsyncs the shard once, and fsyncs the directory when the shard is
+new; only then does it return. A failed append marks the log as needing
+recovery: the next `recover()` cuts the shard back to its last synced size
+(an fsync error is never retried; the pages may already be gone).
+
+Recovery (`recover()`): the newest shard's tail is cut back to the last line
+that is complete, parses and passes its crc. Only that tail may be cut. An
+invalid line followed by valid lines (or anywhere in an older shard) is
+corruption: it stays on disk untouched, is listed in the report with the
+context ids it must have held, and reads skip it; `recover(strict=True)` raises
+`CorruptLogError` instead. Empty shard files (a crash right after creation) are
+removed.
+
+All methods are synchronous and do blocking I/O: callers run them on a worker
+thread. The class is not thread-safe; callers serialize access.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+import orjson
+
+from core.errors import CompanionMemoryError
+from storage.atomic import ensure_dir
+from storage.fs import FileSystem
+
+SHARD_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl$")
+INDEX_EVERY = 32
+"""One sparse index entry (context_id, offset) per this many lines."""
+READ_CHUNK = 64 * 1024
+_CRC_MARK = b',"crc":'
+
+
+class CorruptLogError(CompanionMemoryError):
+    """A log line in the middle of the log is not a complete record passing its crc.
+
+    Such a line is never dropped silently: it stays on disk, recovery lists it and
+    reads skip it only once it has been reported. `path` and `offset` locate it.
+    """
+
+    code = "corrupt_log"
+
+    def __init__(self, path: str, offset: int, reason: str) -> None:
+        self.path = path
+        self.offset = offset
+        super().__init__(
+            f"{path} at byte {offset}: {reason}; corruption is reported, never cut "
+            "(only the newest shard's incomplete tail may be repaired)"
+        )
+
+
+class LogOrderError(CompanionMemoryError):
+    """An append did not continue the log's context ids (increasing; +1 within a batch)."""
+
+    code = "log_order"
+
+
+class LogNeedsRecoveryError(CompanionMemoryError):
+    """An earlier append failed; call `recover()` before appending or reading."""
+
+    code = "log_needs_recovery"
+
+
+@dataclass(frozen=True, slots=True)
+class ShardInfo:
+    day: date
+    path: str
+    first_id: int
+    last_id: int
+    size_bytes: int
+    records: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TornTail:
+    """Bytes cut from the end of the newest shard at recovery (never acknowledged)."""
+
+    day: date
+    path: str
+    offset: int
+    bytes_cut: int
+    lines_cut: int
+
+
+@dataclass(frozen=True, slots=True)
+class CorruptRun:
+    """Consecutive invalid lines followed by a valid record; left on disk.
+
+    `first_id`/`last_id` are the context ids the run must have held (between the
+    valid neighbours), None when there is no valid record before or after it.
+    """
+
+    day: date
+    path: str
+    offset: int
+    lines: int
+    bytes: int
+    first_id: int | None
+    last_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryReport:
+    shards: list[ShardInfo]
+    records: int
+    last_id: int | None
+    torn: list[TornTail]
+    corrupt: list[CorruptRun]
+    removed_empty: list[str]
+    repaired_after_failure: bool = False
+
+
+@dataclass(slots=True)
+class _Shard:
+    day: date
+    path: str
+    size: int
+    first_id: int
+    last_id: int
+    records: int
+    index_ids: list[int] = field(default_factory=list)
+    index_offsets: list[int] = field(default_factory=list)
+    corrupt_offsets: set[int] = field(default_factory=set)
+
+    def info(self) -> ShardInfo:
+        return ShardInfo(self.day, self.path, self.first_id, self.last_id, self.size, self.records)
+
+
+def shard_name(day: date) -> str:
+    return f"{day.isoformat()}.jsonl"
+
+
+def encode_line(obj: dict[str, Any]) -> bytes:
+    """One log line (with its trailing newline) for `obj`, `crc` added as last key."""
+    if "crc" in obj:
+        raise ValueError("a log line must not carry its own 'crc' key")
+    if not isinstance(obj.get("context_id"), int):
+        raise ValueError("a log line needs an integer 'context_id'")
+    body = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    return body[:-1] + _CRC_MARK + str(zlib.crc32(body)).encode() + b"}\n"
+
+
+def decode_line(raw: bytes) -> dict[str, Any] | None:
+    """The record of one line (without its newline), or None if it is not valid."""
+    idx = raw.rfind(_CRC_MARK)
+    if idx <= 0 or not raw.endswith(b"}"):
+        return None
+    digits = raw[idx + len(_CRC_MARK) : -1]
+    if not digits.isdigit() or len(digits) > 10:
+        return None
+    crc = int(digits)
+    if zlib.crc32(raw[:idx] + b"}") != crc:
+        return None
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or obj.get("crc") != crc:
+        return None
+    cid = obj.get("context_id")
+    if not isinstance(cid, int) or isinstance(cid, bool):
+        return None
+    return obj
+
+
+def _split_lines(data: bytes) -> list[tuple[int, int, dict[str, Any] | None]]:
+    """(offset, end, record-or-None) per line; a final line without newline is invalid."""
+    out: list[tuple[int, int, dict[str, Any] | None]] = []
+    pos = 0
+    size = len(data)
+    while pos < size:
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            out.append((pos, size, None))
+            break
+        out.append((pos, nl + 1, decode_line(data[pos:nl])))
+        pos = nl + 1
+    return out
+
+
+class JsonlLog:
+    """The sharded, crc-checked, append-only record log in `directory`."""
+
+    def __init__(self, fs: FileSystem, directory: str) -> None:
+        self._fs = fs
+        self._dir = os.fspath(directory)
+        self._shards: list[_Shard] = []
+        self._last: dict[str, Any] | None = None
+        self._last_id: int | None = None
+        self._recovered = False
+        self._failed: tuple[str, int, bool] | None = None
+        """(path, synced size, shard was new) of an append that failed."""
+
+    @property
+    def directory(self) -> str:
+        return self._dir
+
+    @property
+    def needs_recovery(self) -> bool:
+        return not self._recovered or self._failed is not None
+
+    @property
+    def last_id(self) -> int | None:
+        """The highest context id ever held since recovery (survives shard deletion)."""
+        return self._last_id
+
+    # -- recovery ------------------------------------------------------------------
+
+    def recover(
+        self,
+        *,
+        strict: bool = False,
+        before_repair: Callable[[RecoveryReport], None] | None = None,
+    ) -> RecoveryReport:
+        """Repair the newest shard's torn tail and index every shard.
+
+        `before_repair(report)` runs after the scan and before any byte is cut, so a
+        caller can record the cut durably first (a crash in between then finds and
+        reports the same tail again rather than losing the report).
+
+        Cancellation: not applicable (synchronous); a crash part-way leaves a state
+        the next `recover()` repairs the same way (it is idempotent).
+        """
+        self._recovered = False
+        self._shards = []
+        self._last = None
+        repaired = False
+        if self._failed is not None:
+            path, synced, new = self._failed
+            if self._fs.exists(path):
+                if new and synced == 0:
+                    self._fs.unlink(path)
+                    self._fs.fsync_dir(self._dir)
+                elif self._fs.size(path) != synced:
+                    self._fs.truncate(path, synced)
+                    self._fs.fsync(path)
+            self._failed = None
+            repaired = True
+        ensure_dir(self._fs, self._dir)
+        days: list[tuple[date, str]] = []
+        for name in self._fs.listdir(self._dir):
+            match = SHARD_RE.match(name)
+            if match is None:
+                continue
+            try:
+                day = date(int(match[1]), int(match[2]), int(match[3]))
+            except ValueError:
+                continue
+            days.append((day, os.path.join(self._dir, name)))
+        days.sort()
+        removed: list[str] = []
+        contents: list[tuple[date, str, bytes]] = []
+        for day, path in days:
+            data = self._fs.read_bytes(path)
+            if data:
+                contents.append((day, path, data))
+        for _day, path in days:
+            if not any(c[1] == path for c in contents):
+                self._fs.unlink(path)
+                removed.append(path)
+        if removed:
+            self._fs.fsync_dir(self._dir)
+
+        torn: list[TornTail] = []
+        corrupt: list[CorruptRun] = []
+        bad_offsets: dict[str, set[int]] = {}
+        shards: list[_Shard] = []
+        prev_id: int | None = None
+        run: dict[str, Any] | None = None
+        for position, (day, path, data) in enumerate(contents):
+            newest = position == len(contents) - 1
+            lines = _split_lines(data)
+            last_valid = max((i for i, ln in enumerate(lines) if ln[2] is not None), default=-1)
+            keep_end = lines[last_valid][1] if last_valid >= 0 else 0
+            if newest and keep_end < len(data):
+                cut_lines = len(lines) - last_valid - 1
+                torn.append(TornTail(day, path, keep_end, len(data) - keep_end, cut_lines))
+                lines = lines[: last_valid + 1]
+                data = data[:keep_end]
+            shard = _Shard(day, path, len(data), 0, 0, 0)
+            for offset, end, obj in lines:
+                if obj is None:
+                    if run is None:
+                        run = {"day": day, "path": path, "offset": offset, "lines": 0,
+                               "bytes": 0, "after": prev_id}
+                    run["lines"] += 1
+                    run["bytes"] += end - offset
+                    bad_offsets.setdefault(path, set()).add(offset)
+                    continue
+                cid = obj["context_id"]
+                if prev_id is not None and cid <= prev_id:
+                    raise CorruptLogError(path, offset, "context ids go backwards")
+                if run is not None:
+                    corrupt.append(self._close_run(run, cid))
+                    run = None
+                if shard.records == 0:
+                    shard.first_id = cid
+                if shard.records % INDEX_EVERY == 0:
+                    shard.index_ids.append(cid)
+                    shard.index_offsets.append(offset)
+                shard.records += 1
+                shard.last_id = cid
+                prev_id = cid
+                self._last = obj
+            shard.corrupt_offsets = bad_offsets.get(path, set())
+            if shard.records == 0:
+                shard.first_id = shard.last_id = prev_id or 0
+            shards.append(shard)
+        if run is not None:
+            corrupt.append(self._close_run(run, None))
+        if strict and corrupt:
+            first_run = corrupt[0]
+            raise CorruptLogError(
+                first_run.path, first_run.offset, f"{first_run.lines} invalid line(s)"
+            )
+        report = RecoveryReport(
+            shards=[s.info() for s in shards if s.records],
+            records=sum(s.records for s in shards),
+            last_id=prev_id,
+            torn=torn,
+            corrupt=corrupt,
+            removed_empty=removed,
+            repaired_after_failure=repaired,
+        )
+        if before_repair is not None:
+            before_repair(report)
+        for cut in torn:
+            self._fs.truncate(cut.path, cut.offset)
+            self._fs.fsync(cut.path)
+        if torn and torn[-1].offset == 0:
+            # The newest shard held nothing valid: drop the empty file.
+            self._fs.unlink(torn[-1].path)
+            self._fs.fsync_dir(self._dir)
+            removed.append(torn[-1].path)
+            shards = [s for s in shards if s.path != torn[-1].path]
+        self._shards = [s for s in shards if s.records or s.corrupt_offsets]
+        if not any(s.records for s in self._shards):
+            self._last = None
+        self._last_id = prev_id
+        self._recovered = True
+        return report
+
+    @staticmethod
+    def _close_run(run: dict[str, Any], after: int | None) -> CorruptRun:
+        first = run["after"] + 1 if run["after"] is not None else None
+        last = after - 1 if after is not None else None
+        return CorruptRun(
+            run["day"], run["path"], run["offset"], run["lines"], run["bytes"], first, last
+        )
+
+    # -- writing -------------------------------------------------------------------
+
+    def append_batch(self, lines: list[dict[str, Any]], day: date) -> ShardInfo:
+        """Append `lines` durably: one write, one fsync, a directory fsync for a new shard.
+
+        `day` is the UTC date of receipt; a day older than the newest shard (the
+        clock went back) appends to the newest shard so ids stay ordered by shard.
+        Raises StorageIOError (the log then needs `recover()`), LogOrderError.
+        """
+        self._check_ready()
+        if not lines:
+            raise ValueError("append_batch needs at least one line")
+        first = lines[0].get("context_id")
+        if not isinstance(first, int):
+            raise LogOrderError("every line needs an integer context_id")
+        if self._last_id is not None and first <= self._last_id:
+            raise LogOrderError(
+                f"batch starts at context id {first}; the log already holds {self._last_id}"
+            )
+        for i, line in enumerate(lines):
+            if line.get("context_id") != first + i:
+                raise LogOrderError("context ids in a batch must increase by exactly one")
+        newest = self._shards[-1] if self._shards else None
+        if newest is not None and day < newest.day:
+            day = newest.day
+        path = os.path.join(self._dir, shard_name(day))
+        shard = newest if newest is not None and newest.day == day else None
+        encoded = [encode_line(line) for line in lines]
+        data = b"".join(encoded)
+        synced = shard.size if shard is not None else 0
+        self._failed = (path, synced, shard is None)
+        self._fs.append(path, data)
+        self._fs.fsync(path)
+        if shard is None:
+            self._fs.fsync_dir(self._dir)
+        self._failed = None
+        if shard is None:
+            shard = _Shard(day, path, 0, first, first, 0)
+            self._shards.append(shard)
+        offset = shard.size
+        for i, raw in enumerate(encoded):
+            if shard.records % INDEX_EVERY == 0:
+                shard.index_ids.append(first + i)
+                shard.index_offsets.append(offset)
+            shard.records += 1
+            offset += len(raw)
+        shard.size = offset
+        shard.last_id = first + len(lines) - 1
+        self._last_id = shard.last_id
+        self._last = decode_line(encoded[-1][:-1])
+        return shard.info()
+
+    def delete_shard(self, day: date) -> int:
+        """Remove the shard of `day` durably (unlink + directory fsync); bytes freed."""
+        self._check_ready()
+        for shard in self._shards:
+            if shard.day == day:
+                self._fs.unlink(shard.path)
+                self._fs.fsync_dir(self._dir)
+                self._shards.remove(shard)
+                if not any(s.records for s in self._shards):
+                    self._last = None
+                return shard.size
+        return 0
+
+    # -- reading -------------------------------------------------------------------
+
+    def shards(self) -> list[ShardInfo]:
+        return [s.info() for s in self._shards if s.records]
+
+    def last_line(self) -> dict[str, Any] | None:
+        """The newest record still in the log, or None when the log is empty."""
+        return self._last
+
+    def read_after(self, context_id: int, limit: int) -> list[dict[str, Any]]:
+        """Up to `limit` records with context id > `context_id`, oldest first.
+
+        Reported corrupt lines are skipped; a newly found invalid line raises
+        CorruptLogError.
+        """
+        self._check_ready()
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        out: list[dict[str, Any]] = []
+        for shard in self._shards:
+            if not shard.records or shard.last_id <= context_id:
+                continue
+            pos = bisect.bisect_right(shard.index_ids, context_id + 1) - 1
+            start = shard.index_offsets[pos] if pos >= 0 else 0
+            for obj in self._scan(shard, start):
+                if obj["context_id"] > context_id:
+                    out.append(obj)
+                    if len(out) >= limit:
+                        return out
+        return out
+
+    def read_shard(self, day: date) -> list[dict[str, Any]]:
+        """Every readable record of the shard of `day` (empty if there is none)."""
+        self._check_ready()
+        for shard in self._shards:
+            if shard.day == day:
+                return list(self._scan(shard, 0))
+        return []
+
+    def _scan(self, shard: _Shard, start: int) -> Iterator[dict[str, Any]]:
+        pos = start
+        buf = b""
+        while pos < shard.size:
+            chunk = self._fs.read_at(shard.path, pos, min(READ_CHUNK, shard.size - pos))
+            if not chunk:
+                raise CorruptLogError(shard.path, pos, "shard is shorter than recorded")
+            base = pos - len(buf)
+            buf += chunk
+            pos += len(chunk)
+            line_start = 0
+            while True:
+                nl = buf.find(b"\n", line_start)
+                if nl < 0:
+                    break
+                obj = decode_line(buf[line_start:nl])
+                offset = base + line_start
+                if obj is None:
+                    if offset not in shard.corrupt_offsets:
+                        raise CorruptLogError(shard.path, offset, "line fails its crc")
+                else:
+                    yield obj
+                line_start = nl + 1
+            buf = buf[line_start:]
+        if buf:
+            raise CorruptLogError(shard.path, shard.size - len(buf), "incomplete last line")
+
+    def _check_ready(self) -> None:
+        if not self._recovered:
+            raise LogNeedsRecoveryError("call recover() before using the log")
+        if self._failed is not None:
+            raise LogNeedsRecoveryError(
+                "an earlier append failed; recover() cuts its partial bytes before the next use"
+            )

@@ -33,17 +33,30 @@ def _stamp(moment: datetime) -> str:
     return moment.strftime("%Y%m%dT%H%M%SZ")
 
 
+_ZONES: dict[str, ZoneInfo] = {}
+
+
 def load_zone(zone: str) -> ZoneInfo:
-    """The `ZoneInfo` for an IANA name; `SweepZoneError` names what is allowed."""
+    """The `ZoneInfo` for an IANA name; `SweepZoneError` names what is allowed.
+
+    The first load of a zone reads its tzdata file (a small blocking read); later
+    calls are served from memory. `DailySweepProcessor` loads its zone when it is
+    constructed, so construct it off the event loop or pre-load with this function.
+    """
+    cached = _ZONES.get(zone) if isinstance(zone, str) else None
+    if cached is not None:
+        return cached
     if not isinstance(zone, str) or not zone.strip():
         raise SweepZoneError("the sweep zone must be a non-empty IANA zone name such as "
                              "'Europe/London'")
     try:
-        return ZoneInfo(zone)
+        loaded = ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):
         raise SweepZoneError(
             f"unknown time zone {zone!r}; use an IANA zone name such as 'America/New_York'"
         ) from None
+    _ZONES[zone] = loaded
+    return loaded
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,7 @@ class AncsSessionStats:
     """Counts only (no content)."""
 
     packets: int = 0
+    handled: int = 0
     published: int = 0
     duplicates: int = 0
     removed: int = 0
@@ -141,6 +142,8 @@ class AncsSession:
         self._known: dict[int, _Known] = {}
         self.app_names: dict[str, str] = {}
         self.stats = AncsSessionStats()
+        self._progress = asyncio.Event()
+        self._subscribed = asyncio.Event()
 
     # -- link callbacks (synchronous, never block) ---------------------------------
 
@@ -150,11 +153,17 @@ class AncsSession:
             packet = parse_notification_source(data)
         except AncsCodecError as exc:
             self.stats.errors[exc.code] += 1
+            self._mark_handled()
             return
         if self._queue.qsize() >= self._queue_limit:
             self.stats.queue_dropped += 1
+            self._mark_handled()
             return
         self._queue.put_nowait(packet)
+
+    def _mark_handled(self) -> None:
+        self.stats.handled += 1
+        self._progress.set()
 
     def on_data_source(self, data: bytes) -> None:
         pending = self._pending
@@ -180,6 +189,7 @@ class AncsSession:
         try:
             await self._link.start_notify(DATA_SOURCE_UUID, self.on_data_source)
             await self._link.start_notify(NOTIFICATION_SOURCE_UUID, self.on_notification_source)
+            self._subscribed.set()
             while True:
                 packet = await self._queue.get()
                 if packet is None:
@@ -191,6 +201,8 @@ class AncsSession:
                 except CompanionMemoryError as exc:
                     self.stats.errors[exc.code] += 1
                     self._log.info("ancs uid=%d skipped: %s", packet.uid, exc.code)
+                finally:
+                    self._mark_handled()
         except LinkClosedError:
             pass
         finally:
@@ -201,6 +213,16 @@ class AncsSession:
                     with contextlib.suppress(CompanionMemoryError):
                         await self._link.stop_notify(uuid)
         return self.stats
+
+    async def wait_subscribed(self) -> None:
+        """Return once both subscriptions are in place."""
+        await self._subscribed.wait()
+
+    async def wait_handled(self, count: int) -> None:
+        """Return once `count` Notification Source packets were handled (or dropped)."""
+        while self.stats.handled < count:
+            self._progress.clear()
+            await self._progress.wait()
 
     async def _watch_close(self) -> None:
         await self._link.wait_closed()

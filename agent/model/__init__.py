@@ -1,6 +1,8 @@
 """Model providers and the merge engine, shared by the three scenarios."""
 
+from agent.model.budget import BudgetedProvider
 from agent.model.deterministic import DeterministicProvider
+from agent.model.factory import FallbackProvider, build_provider, describe
 from agent.model.llama import CancelReport, LlamaCppProvider
 from agent.model.openai_http import OpenAICompatibleProvider
 from agent.model.provider import (
@@ -19,8 +21,10 @@ from agent.model.settings import ProviderConfigError, ProviderSettings
 
 __all__ = [
     "BudgetExhaustedError",
+    "BudgetedProvider",
     "CancelReport",
     "DeterministicProvider",
+    "FallbackProvider",
     "LlamaCppProvider",
     "Message",
     "ModelError",
@@ -34,4 +38,6 @@ __all__ = [
     "ProviderConfigError",
     "ProviderSettings",
     "ScriptedProvider",
+    "build_provider",
+    "describe",
 ]

@@ -1,0 +1,161 @@
+"""Building the configured provider: `build_provider(settings, ...)` and `FallbackProvider`.
+
+`build_provider` validates the settings and the model file (blocking I/O: call
+it off the event loop, e.g. `await asyncio.to_thread(build_provider, ...)`),
+builds the provider of `settings.kind` and wraps it in a `BudgetedProvider`
+whose ledger lives at `<root>/model/budget-<kind>.json`. The deterministic
+provider has no model cost and is not budgeted.
+
+A failure never switches provider silently. Only when `settings.fallback`
+names a kind is a `FallbackProvider` built: it tries the primary and, on
+`ModelUnavailableError` or `BudgetExhaustedError` only, the fallback, and it
+counts and reports every switch (`fallbacks_used`, `last_fallback_reason`, and
+the response's `provider` field names who answered). Timeouts, output errors
+and other model errors are never retried elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import tzinfo
+from typing import Any
+
+from agent.model.budget import BudgetedProvider
+from agent.model.deterministic import DeterministicProvider, Fallback
+from agent.model.llama import LlamaCppProvider
+from agent.model.openai_http import OpenAICompatibleProvider
+from agent.model.provider import (
+    BudgetExhaustedError,
+    ModelProvider,
+    ModelRequest,
+    ModelResponse,
+    ModelUnavailableError,
+)
+from agent.model.settings import ProviderSettings
+from core.clock import Clock
+from storage.fs import FileSystem
+
+BUDGET_DIR = "model"
+
+
+class FallbackProvider:
+    """Primary first; the explicitly configured fallback only when the primary is unavailable."""
+
+    def __init__(self, primary: ModelProvider, fallback: ModelProvider) -> None:
+        self.primary = primary
+        self.fallback = fallback
+        self.name = primary.name
+        self.fallbacks_used = 0
+        self.last_fallback_reason: str | None = None
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        """Cancellation cancels whichever provider is running; nothing else is tried."""
+        try:
+            return await self.primary.complete(request)
+        except (ModelUnavailableError, BudgetExhaustedError) as err:
+            self.fallbacks_used += 1
+            self.last_fallback_reason = err.code
+        return await self.fallback.complete(request)
+
+    async def close(self) -> None:
+        try:
+            await self.primary.close()
+        finally:
+            await self.fallback.close()
+
+
+def _make(
+    kind: str,
+    settings: ProviderSettings,
+    fallbacks: Mapping[str, Fallback],
+    environ: Mapping[str, str] | None,
+) -> ModelProvider:
+    if kind == "llama":
+        return LlamaCppProvider(
+            str(settings.model_path),
+            n_ctx=settings.n_ctx,
+            n_threads=settings.n_threads,
+            max_prompt_tokens=settings.max_prompt_tokens,
+        )
+    if kind == "openai":
+        return OpenAICompatibleProvider(
+            str(settings.base_url),
+            str(settings.model),
+            api_key_env=settings.api_key_env,
+            timeout_s=settings.deadline_s,
+            response_format_kind=settings.response_format,
+            environ=environ,
+        )
+    return DeterministicProvider(fallbacks)
+
+
+def _budgeted(
+    kind: str,
+    settings: ProviderSettings,
+    *,
+    root: str,
+    clock: Clock,
+    fallbacks: Mapping[str, Fallback],
+    zone: tzinfo | None,
+    fs: FileSystem | None,
+    environ: Mapping[str, str] | None,
+) -> ModelProvider:
+    inner = _make(kind, settings, fallbacks, environ)
+    if kind == "deterministic":
+        return inner
+    return BudgetedProvider(
+        inner,
+        os.path.join(root, BUDGET_DIR, f"budget-{kind}.json"),
+        daily_calls=settings.daily_calls,
+        daily_tokens=settings.daily_tokens,
+        clock=clock,
+        zone=zone,
+        fs=fs,
+        max_output_tokens=settings.max_output_tokens,
+        deadline_s=settings.deadline_s,
+    )
+
+
+def build_provider(
+    settings: ProviderSettings,
+    *,
+    root: str,
+    clock: Clock,
+    fallbacks: Mapping[str, Fallback],
+    zone: tzinfo | None = None,
+    fs: FileSystem | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> ModelProvider:
+    """The configured provider, budgeted, with the explicit fallback if one is named.
+
+    Raises `ProviderConfigError` for a missing, unreadable or non-GGUF model
+    file. Blocking (a stat and a 4-byte read): run it off the event loop.
+    `zone` sets the budget's local day (default: system local time);
+    `environ` is where API keys are read (default: `os.environ`).
+    """
+    settings.check_files()
+    common: dict[str, Any] = {
+        "root": str(root), "clock": clock, "fallbacks": fallbacks, "zone": zone, "fs": fs,
+        "environ": environ,
+    }
+    primary = _budgeted(settings.kind, settings, **common)
+    if settings.fallback is None:
+        return primary
+    return FallbackProvider(primary, _budgeted(settings.fallback, settings, **common))
+
+
+def describe(provider: ModelProvider) -> dict[str, Any]:
+    """Status for `companion-memory status`: names, budget used and left, fallback use."""
+    info: dict[str, Any] = {"name": provider.name}
+    if isinstance(provider, FallbackProvider):
+        info["primary"] = describe(provider.primary)
+        info["fallback"] = describe(provider.fallback)
+        info["fallbacks_used"] = provider.fallbacks_used
+        info["last_fallback_reason"] = provider.last_fallback_reason
+    elif isinstance(provider, BudgetedProvider):
+        info["budget"] = provider.usage()
+        stats = getattr(provider.inner, "stats", None)
+        if callable(stats):
+            info["stats"] = stats()
+    return info

@@ -1,0 +1,179 @@
+"""ProviderSettings validation and build_provider: budgets, explicit fallback, no silent switch."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from agent.model.budget import BudgetedProvider
+from agent.model.deterministic import DeterministicProvider
+from agent.model.factory import FallbackProvider, build_provider, describe
+from agent.model.llama import LlamaCppProvider
+from agent.model.openai_http import OpenAICompatibleProvider
+from agent.model.provider import (
+    BudgetExhaustedError,
+    Message,
+    ModelRequest,
+    ModelTimeoutError,
+    ModelUnavailableError,
+)
+from agent.model.settings import ProviderConfigError, ProviderSettings
+from core.clock import FakeClock
+from tests.model.loopback import LoopbackServer
+
+TINY = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+
+
+def fallback(payload: dict[str, Any]) -> dict[str, Any]:
+    return {"ok": False}
+
+
+FALLBACKS = {"notifications": fallback}
+REQUEST = ModelRequest("notifications", (Message("user", "hi"),), TINY, max_output_tokens=12)
+
+
+@pytest.mark.parametrize(
+    ("values", "key", "allowed"),
+    [
+        ({"kind": "gpt"}, "kind", "one of 'deterministic'"),
+        ({"kind": "llama"}, "model_path", "a GGUF file path"),
+        ({"kind": "openai", "base_url": "localhost:8080"}, "base_url", "http://"),
+        ({"kind": "openai", "base_url": "http://h/v1"}, "model", "model name"),
+        ({"daily_calls": 0}, "daily_calls", "a positive integer"),
+        ({"daily_tokens": -1}, "daily_tokens", "a positive integer"),
+        ({"deadline_s": 0.0}, "deadline_s", "a positive number"),
+        ({"max_output_tokens": True}, "max_output_tokens", "a positive integer"),
+        ({"n_ctx": 512, "max_prompt_tokens": 600}, "max_prompt_tokens", "fewer than n_ctx"),
+        ({"fallback": "deterministic"}, "fallback", "a kind other than 'deterministic'"),
+        ({"fallback": "cloud"}, "fallback", "None or a kind"),
+        ({"response_format": "xml"}, "response_format", "json_schema"),
+        ({"modle": "x"}, "modle", "a known key"),
+    ],
+)
+def test_settings_errors_name_key_value_and_what_is_allowed(
+    values: dict[str, Any], key: str, allowed: str
+) -> None:
+    with pytest.raises(ProviderConfigError) as caught:
+        ProviderSettings.from_mapping(values)
+    assert caught.value.key == key
+    assert f"provider setting {key}=" in caught.value.reason
+    assert allowed in caught.value.reason
+
+
+def _write(path: str, data: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(data)
+
+
+async def test_bad_model_paths_are_refused_at_build(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    missing = ProviderSettings(kind="llama", model_path=str(tmp_path / "none.gguf"))
+    with pytest.raises(ProviderConfigError, match="does not exist"):
+        await asyncio.to_thread(
+            build_provider, missing, root=root, clock=FakeClock(), fallbacks=FALLBACKS
+        )
+    not_gguf = str(tmp_path / "model.bin")
+    await asyncio.to_thread(_write, not_gguf, b"PK\x03\x04 zip")
+    bad = ProviderSettings(kind="llama", model_path=not_gguf, fallback="deterministic")
+    with pytest.raises(ProviderConfigError, match="not a GGUF file"):
+        await asyncio.to_thread(
+            build_provider, bad, root=root, clock=FakeClock(), fallbacks=FALLBACKS
+        )
+
+
+@pytest.mark.llama
+async def test_llama_settings_build_a_budgeted_llama(model_path: str, tmp_path: Path) -> None:
+    settings = ProviderSettings(
+        kind="llama", model_path=model_path, n_ctx=512, max_prompt_tokens=256, n_threads=2,
+        max_output_tokens=16, daily_calls=1,
+    )
+    provider = await asyncio.to_thread(
+        build_provider, settings, root=str(tmp_path), clock=FakeClock(), fallbacks=FALLBACKS
+    )
+    try:
+        assert isinstance(provider, BudgetedProvider)
+        assert isinstance(provider.inner, LlamaCppProvider)
+        response = await provider.complete(REQUEST)
+        assert "ok" in orjson.loads(response.text)
+        with pytest.raises(BudgetExhaustedError):  # no fallback named: no switch
+            await provider.complete(REQUEST)
+        status = describe(provider)
+        assert status["budget"]["calls"] == 1 and status["budget"]["calls_left"] == 0
+        assert status["stats"]["loaded"] is True
+        assert await asyncio.to_thread(
+            os.path.exists, os.path.join(str(tmp_path), "model", "budget-llama.json")
+        )
+    finally:
+        await provider.close()
+
+
+async def test_deterministic_kind_is_not_budgeted(tmp_path: Path) -> None:
+    provider = await asyncio.to_thread(
+        build_provider, ProviderSettings(), root=str(tmp_path), clock=FakeClock(),
+        fallbacks=FALLBACKS,
+    )
+    assert isinstance(provider, DeterministicProvider)
+    assert orjson.loads((await provider.complete(REQUEST)).text) == {"ok": False}
+
+
+async def _build(
+    settings: ProviderSettings, root: str, environ: dict[str, str] | None = None
+) -> Any:
+    env = {} if environ is None else environ
+    return await asyncio.to_thread(
+        lambda: build_provider(
+            settings, root=root, clock=FakeClock(), fallbacks=FALLBACKS, environ=env
+        )
+    )
+
+
+async def test_explicit_fallback_is_used_only_when_unavailable_and_reported(
+    tmp_path: Path,
+) -> None:
+    async with LoopbackServer("ok") as server:
+        settings = ProviderSettings(
+            kind="openai", base_url=server.base_url, model="m", api_key_env="CM_UNSET_FOR_TEST",
+            fallback="deterministic",
+        )
+        environ: dict[str, str] = {}  # the key variable is missing at first
+        provider = await _build(settings, str(tmp_path), environ)
+        assert isinstance(provider, FallbackProvider)
+        assert isinstance(provider.primary, BudgetedProvider)
+        assert isinstance(provider.primary.inner, OpenAICompatibleProvider)
+        response = await provider.complete(REQUEST)
+        assert response.provider == "deterministic"
+        assert provider.fallbacks_used == 1
+        assert describe(provider)["last_fallback_reason"] == "model_unavailable"
+        assert server.requests == []
+
+        environ["CM_UNSET_FOR_TEST"] = "k"
+        answered = await provider.complete(REQUEST)
+        assert answered.provider == "openai" and provider.fallbacks_used == 1
+        await provider.close()
+
+
+async def test_timeouts_are_never_sent_to_the_fallback(tmp_path: Path) -> None:
+    async with LoopbackServer("slow") as server:
+        settings = ProviderSettings(
+            kind="openai", base_url=server.base_url, model="m", deadline_s=0.2,
+            fallback="deterministic",
+        )
+        provider = await _build(settings, str(tmp_path))
+        with pytest.raises(ModelTimeoutError):
+            await provider.complete(REQUEST)
+        assert provider.fallbacks_used == 0
+        await provider.close()
+
+
+async def test_missing_server_without_fallback_stays_an_error(tmp_path: Path) -> None:
+    settings = ProviderSettings(kind="openai", base_url="http://127.0.0.1:9/v1", model="m")
+    provider = await _build(settings, str(tmp_path))
+    with pytest.raises(ModelUnavailableError, match="cannot reach"):
+        await provider.complete(REQUEST)
+    assert describe(provider)["budget"]["calls"] == 1
+    await provider.close()

@@ -96,6 +96,12 @@ def model_view(episode: Episode) -> dict[str, Any]:
     return view
 
 
+def related_query(episode: Episode) -> str:
+    """What related Device Memory is searched with: the goal, the app and the step targets."""
+    parts = [episode.goal, episode.app or "", *(s.target for s in episode.steps[:8])]
+    return " ".join(p for p in parts if p and not contains_secret(p))
+
+
 def memory_view(record: MemoryRecord) -> dict[str, Any]:
     return {
         "memory_id": record.memory_id,
@@ -260,7 +266,7 @@ class EpisodeProcessor:
         if self._related_limit == 0:
             return related
         for episode in batch.values():
-            query = " ".join(p for p in (episode.goal, episode.app or "") if p)
+            query = related_query(episode)
             for record in await self._store.related(
                 query, limit=self._related_limit, tiers=(Tier.DEVICE,)
             ):

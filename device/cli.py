@@ -23,13 +23,20 @@ from device.errors import UsageError
 
 PROG = "companion-memory"
 
-# Error codes from other packages that mean "bad input" (exit 2), not a failure.
-INPUT_ERROR_CODES = frozenset({
-    "bad_usage", "bad_config", "bad_root", "root_busy", "invalid_event", "invalid_memory",
-    "memory_not_found", "empty_query", "invalid_episode", "episode_error",
-    "episode_duplicate_conflict", "episode_too_large", "rejected_by_owner",
-    "authority_too_low", "invalid_storage_thresholds", "model_unavailable",
+# Errors that mean "bad usage or bad input" (exit 2) rather than a failure (exit 1):
+# matched by class name along the MRO (no import of their packages needed) or by code.
+INPUT_ERROR_CLASSES = frozenset({
+    "UsageError", "ConfigError", "RootError", "RootBusyError", "InvalidEventError",
+    "InvalidMemoryError", "MemoryNotFoundError", "MemoryInactiveError", "EmptyQueryError",
+    "EpisodeError", "ProviderConfigError", "DatabaseRefusedError", "ThresholdError",
+    "RejectedContentError", "AuthorityError",
 })
+INPUT_ERROR_CODES = frozenset({"bad_usage", "bad_config", "bad_root", "root_busy"})
+
+
+def is_input_error(err: CompanionMemoryError) -> bool:
+    names = {cls.__name__ for cls in type(err).__mro__}
+    return bool(names & INPUT_ERROR_CLASSES) or err.code in INPUT_ERROR_CODES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -199,7 +206,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         _silence_stdout()
         return 0
     except CompanionMemoryError as err:
-        status = 2 if err.code in INPUT_ERROR_CODES else 1
+        status = 2 if is_input_error(err) else 1
         print(f"{PROG}: {_one_line(err.reason)}", file=sys.stderr)
         return status
     except Exception as err:  # internal failure: a line for people, the trace in the log

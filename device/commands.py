@@ -228,6 +228,9 @@ def print_round(data: dict[str, Any]) -> None:
                 parts.append(f"{k} " + ", ".join(f"{r}={n}" for r, n in sorted(p[k].items())))
         if p.get("error"):
             parts.append(f"error {p['error']}")
+        extra = p.get("extra") or {}
+        if "level" in extra:
+            parts.append(f"storage level {extra['level']}")
         say(f"  {p['processor']:<14} " + ("; ".join(parts) if parts else "nothing to do"))
 
 

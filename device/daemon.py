@@ -25,8 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.errors import CompanionMemoryError
 from device.cli import Invocation
-from device.errors import DeviceError, RootBusyError
+from device.errors import RootBusyError
 from device.output import print_json, say
 
 if TYPE_CHECKING:
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
     from device.runtime import Runtime
 
 
-class DaemonStopTimeout(DeviceError):
+class DaemonStopTimeout(CompanionMemoryError):
+    """The daemon did not exit in time (exit status 1)."""
+
     code = "daemon_stop_timeout"
 
 
@@ -72,6 +75,7 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
     try:
         async with Runtime(config, root=root, start_worker=True) as runtime:
             log.info("daemon started", extra=fields(pid=os.getpid(), root=str(root)))
+            await runtime.monitor.check()  # level known (and intake paused if low) from the start
             await _publish_status(runtime, "running", started_at)
             if ready is not None:
                 ready.set()

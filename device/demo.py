@@ -111,25 +111,34 @@ async def _demo(root: Path, provider: str, events: list[Any]) -> dict[str, Any]:
 
 
 async def _replay(runtime: Any, events: list[Any]) -> dict[str, Any]:
-    """Send the events through the emulated phone when the BLE emulator offers a
-    replay helper, else through the simulated feed link; then persist them."""
+    """Send the events from an emulated iPhone over ANCS (two bumble devices on one
+    in-process link) into the ring, then persist them; without bumble, use the
+    simulated feed link."""
     try:
-        from ble.emulator import replay_events  # type: ignore[attr-defined]
+        import bumble  # noqa: F401
     except ImportError:
         totals = await runtime.feed(events)
-        return {"link": "simulated feed", **totals.to_dict()}
-    published = await replay_events(events, runtime.ring)  # pragma: no cover - optional path
+        return {"link": "simulated feed", "sent": len(events), **totals.to_dict()}
+    from ble.emulator import replay_over_ancs
+
+    stats = await replay_over_ancs(events, runtime.ring, zone=runtime.config.sweep.zone)
     totals = await runtime.feed(())
-    return {"link": "emulated iPhone (ANCS over bumble)", "published": published,
-            **totals.to_dict()}
+    return {
+        "link": "emulated iPhone over ANCS (bumble)",
+        "sent": stats.sent,
+        **totals.to_dict(),
+        "published": stats.published,
+        "duplicates": stats.duplicates,
+        "link_errors": dict(stats.errors),
+    }
 
 
 def _print(result: dict[str, Any]) -> None:
     link = result["link"]
     say(f"== companion-memory demo ({result['events']} notifications of one day, "
         f"provider {result['provider']}) ==")
-    say(f"link: {link['link']}; persisted {link['persisted']}, duplicates {link['duplicates']}, "
-        f"lost {link['lost']}")
+    say(f"link: {link['link']}; sent {link['sent']}, persisted {link['persisted']}, "
+        f"duplicates {link['duplicates']}, lost {link['lost']}")
     kept = result["kept"]
     say(f"\nkept: {kept['analyzed']} notification(s) analyzed, {kept['applied']} memory write(s); "
         "proposals " + (", ".join(f"{k}={v}" for k, v in sorted(kept["proposals"].items()))

@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from agent.model.provider import ModelProvider
 from agent.model.settings import ProviderSettings
 from core.clock import Clock
 from device.config import Config
 from device.errors import ConfigError
+from storage.fs import FileSystem
 
 SMALL_MODEL = "small"
 
@@ -59,11 +61,12 @@ def provider_settings(config: Config) -> ProviderSettings:
 
 
 def build_from_config(config: Config, *, root: Path, clock: Clock,
-                      fallbacks: Mapping[str, Any]) -> ModelProvider:
+                      fallbacks: Mapping[str, Any], fs: FileSystem | None = None) -> ModelProvider:
     """Blocking (loads a model): call it off the event loop."""
     from agent.model.factory import build_provider
 
     provider: ModelProvider = build_provider(
-        provider_settings(config), root=str(root), clock=clock, fallbacks=fallbacks
+        provider_settings(config), root=str(root), clock=clock, fallbacks=fallbacks,
+        zone=ZoneInfo(config.sweep.zone), fs=fs,
     )
     return provider

@@ -32,7 +32,6 @@ from agent.notifications.processor import NotificationProcessor
 
 from agent.episodes.processor import EpisodeProcessor
 from agent.episodes.recorder import EpisodeRecorder, RecordResult
-from agent.model.deterministic import DeterministicProvider
 from agent.model.merge import MemoryMergeEngine
 from agent.model.provider import ModelProvider
 from agent.notifications.context import NotificationContext
@@ -88,16 +87,15 @@ def scenario_fallbacks() -> dict[str, Any]:
     }
 
 
-def build_configured_provider(config: Config, root: Path, clock: Clock) -> ModelProvider:
-    """The provider named by `config.provider`, through `agent.model.factory`."""
-    if config.provider.kind == "deterministic":
-        provider = DeterministicProvider()
-        for scenario, fallback in scenario_fallbacks().items():
-            provider.register(scenario, fallback)
-        return provider
+def build_configured_provider(config: Config, root: Path, clock: Clock,
+                              fs: FileSystem | None = None) -> ModelProvider:
+    """The provider named by `config.provider` (budgeted; explicit fallback only).
+
+    Blocking (checks the model file, may load it): call it off the event loop."""
     from device.providers import build_from_config
 
-    return build_from_config(config, root=root, clock=clock, fallbacks=scenario_fallbacks())
+    return build_from_config(config, root=root, clock=clock, fallbacks=scenario_fallbacks(),
+                             fs=fs)
 
 
 class Runtime:
@@ -158,7 +156,7 @@ class Runtime:
                 provider = self._provider_override
                 if provider is None:
                     provider = await asyncio.to_thread(
-                        build_configured_provider, cfg, self.root, self.clock
+                        build_configured_provider, cfg, self.root, self.clock, self.fs
                     )
                 self.provider: ModelProvider = provider
                 stack.push_async_callback(self.provider.close)
@@ -351,7 +349,7 @@ class Runtime:
         self._require_open()
         gaps = await self.context.gaps()
         last = self.worker.last_report
-        describe = getattr(self.provider, "describe", None)
+        from agent.model.factory import describe
         return {
             "root": str(self.root),
             "storage": self.monitor.status(),
@@ -360,7 +358,7 @@ class Runtime:
             "gaps": {"count": len(gaps), "recent": [g.to_dict() for g in gaps[-5:]]},
             "memory": await self.store.stats(),
             "worker": self.worker.status(),
-            "provider": describe() if callable(describe) else {"name": self.provider.name},
+            "provider": describe(self.provider),
             "sweep": await self.sweep.status(),
             "last_round": last.to_dict() if last is not None else None,
         }

@@ -103,7 +103,7 @@ def test_root_not_ours_and_read_only(tmp_path: Path) -> None:
     foreign = tmp_path / "home"
     foreign.mkdir()
     (foreign / "thesis.tex").write_text("x")
-    with pytest.raises(RootError, match="not a companion-memory root .*thesis.tex"):
+    with pytest.raises(RootError, match=r"not a companion-memory root .*thesis.tex"):
         prepare_root(foreign)
     assert sorted(os.listdir(foreign)) == ["thesis.tex"]  # untouched
     a_file = tmp_path / "file"

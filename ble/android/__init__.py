@@ -1,0 +1,1 @@
+"""The Android companion GATT protocol (see docs/android-companion-protocol.md)."""

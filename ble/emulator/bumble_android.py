@@ -1,0 +1,122 @@
+"""An emulated Android companion app on bumble: the companion GATT server.
+
+It requires an encrypted link (an unpaired subscriber receives nothing, an
+unpaired write gets ATT 0x05), cuts each message into (ATT_MTU - 3)-byte frames,
+records the acknowledgements written back, and on every new subscription
+re-sends the messages not yet acknowledged, as the documented protocol asks.
+Importing this module imports bumble.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bumble.att import ATT_Error
+from bumble.device import Connection, Device
+from bumble.gatt import Characteristic, CharacteristicValue, Service
+
+from ble.android.protocol import (
+    COMPANION_SERVICE_UUID,
+    CONTROL_CHARACTERISTIC_UUID,
+    EVENT_CHARACTERISTIC_UUID,
+    AndroidCodecError,
+    ControlType,
+    encode_message,
+    encode_payload,
+    parse_control,
+)
+from ble.events import NotificationEvent
+
+INSUFFICIENT_AUTHENTICATION = 0x05
+VALUE_NOT_ALLOWED = 0x13
+
+
+class EmulatedAndroidPhone:
+    """The companion service of an emulated Android phone on a bumble `Device`."""
+
+    def __init__(self, device: Device) -> None:
+        self.device = device
+        self._next_seq = 1
+        self.unacked: dict[int, bytes] = {}
+        self.acks: list[tuple[ControlType, int, int]] = []
+        self._subscribed: set[int] = set()
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.event: Any = Characteristic(
+            EVENT_CHARACTERISTIC_UUID,
+            Characteristic.Properties.NOTIFY,
+            Characteristic.Permissions.READ_REQUIRES_ENCRYPTION,
+        )
+        self.control: Any = Characteristic(
+            CONTROL_CHARACTERISTIC_UUID,
+            Characteristic.Properties.WRITE,
+            Characteristic.Permissions.WRITE_REQUIRES_ENCRYPTION,
+            CharacteristicValue(write=self._on_control),  # type: ignore[arg-type]
+        )
+        self.event.on("subscription", self._on_subscription)
+        device.on("connection", self._on_connection)
+        device.add_service(Service(COMPANION_SERVICE_UUID, [self.event, self.control]))
+
+    def _on_connection(self, connection: Connection) -> None:
+        connection.on("disconnection", lambda *_: self._subscribed.discard(connection.handle))
+
+    def _on_subscription(self, bearer: Any, notify: bool, _indicate: bool) -> None:
+        if not getattr(bearer, "is_encrypted", False):
+            return
+        if notify:
+            self._subscribed.add(bearer.handle)
+            pending = sorted(self.unacked.items())
+            task = asyncio.ensure_future(self._resend(bearer, pending))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        else:
+            self._subscribed.discard(bearer.handle)
+
+    async def _resend(self, connection: Connection, pending: list[tuple[int, bytes]]) -> None:
+        for seq, payload in pending:
+            await self._send_frames(connection, encode_payload(payload, seq, connection.att_mtu))
+
+    async def _on_control(self, connection: Connection, value: bytes) -> None:
+        if not connection.is_encrypted:
+            raise ATT_Error(INSUFFICIENT_AUTHENTICATION)
+        try:
+            kind, seq, status = parse_control(bytes(value))
+        except AndroidCodecError:
+            raise ATT_Error(VALUE_NOT_ALLOWED) from None
+        self.acks.append((kind, seq, status))
+        self.unacked.pop(seq, None)
+
+    async def _send_frames(self, connection: Connection, frames: list[bytes]) -> None:
+        async with self._lock:
+            for frame in frames:
+                if connection.handle not in self._subscribed:
+                    return
+                await self.device.notify_subscriber(connection, self.event, frame)
+
+    def _connections(self) -> list[Connection]:
+        return [c for c in self.device.connections.values() if c.handle in self._subscribed]
+
+    async def send(self, event: NotificationEvent) -> int:
+        """Post one event (stored until acknowledged); returns its seq."""
+        seq = self._next_seq
+        self._next_seq = (self._next_seq + 1) & 0xFFFF
+        self.unacked[seq] = _payload(event)
+        for connection in self._connections():
+            await self._send_frames(connection, encode_message(event, seq, connection.att_mtu))
+        return seq
+
+    async def send_frames(self, frames: list[bytes]) -> None:
+        """Send raw frames (for bad-input tests)."""
+        for connection in self._connections():
+            await self._send_frames(connection, frames)
+
+    async def disconnect(self) -> None:
+        for connection in list(self.device.connections.values()):
+            self._subscribed.discard(connection.handle)
+            await connection.disconnect()
+
+
+def _payload(event: NotificationEvent) -> bytes:
+    frames = encode_message(event, 0, 0xFFFF)
+    return b"".join(frame[5:] for frame in frames)

@@ -347,3 +347,25 @@ async def test_waits_while_the_day_has_unprocessed_notifications(world: World) -
     outcome = await world.sweep(ScriptedProvider()).run_batch()
     assert outcome.report.extra["dates"][0]["status"] == "waiting"
     assert await dump(world.store) == before
+
+
+@pytest.mark.parametrize(
+    ("zone", "day", "hours"),
+    [(NY, date(2026, 11, 1), 25), ("Europe/London", date(2026, 3, 29), 23),
+     ("Australia/Lord_Howe", date(2026, 4, 5), 24.5), ("Asia/Kolkata", date(2026, 3, 8), 24)],
+)
+async def test_dst_days_are_swept_with_exact_windows(
+    world: World, zone: str, day: date, hours: float
+) -> None:
+    memory_id = await world.day_with_reinforced(day, "z", zone=zone)
+    window = day_window(day, zone)
+    world.clock.set_wall(window.end_utc - timedelta(seconds=1))  # still that day: not swept
+    assert (await world.sweep(zone=zone).run_batch()).report.extra["dates"] == []
+    world.clock.set_wall(window.end_utc)
+    outcome = await world.sweep(zone=zone).run_batch()
+    assert outcome.report.extra["dates"][0]["local_date"] == day.isoformat()
+    cur = await cursor_of(world.store)
+    assert cur is not None and (cur.start_utc, cur.end_utc) == (window.start_utc, window.end_utc)
+    assert cur.end_utc - cur.start_utc == timedelta(hours=hours)
+    record = await world.store.get(memory_id)
+    assert record is not None and record.tier is Tier.LONG_TERM

@@ -1,0 +1,128 @@
+"""The daemon through the real console script: lock, status while running, stop,
+SIGINT/SIGTERM graceful exit, SIGKILL mid-round recovered on the next start."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.device.test_cli import CLI, as_json, cli, event
+
+
+def start(root: Path, config: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([CLI, "--root", str(root), "--config", str(config), "run"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    status = root / "daemon" / "status.json"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if status.exists() and orjson.loads(status.read_bytes()).get("pid") == proc.pid:
+            return proc
+        if proc.poll() is not None:
+            raise AssertionError(proc.communicate()[1].decode())
+        time.sleep(0.05)
+    proc.kill()
+    proc.communicate()
+    raise AssertionError("daemon did not write its status")
+
+
+def wait_exit(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
+    _, err = proc.communicate(timeout=60)
+    return proc.returncode, err.decode()
+
+
+def test_daemon_lock_status_stop_and_sigint(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    config = tmp_path / "c.toml"
+    config.write_text("[worker]\nidle_delay_s = 0.3\n[storage]\ncheck_interval_s = 1.0\n")
+    feed = tmp_path / "f.jsonl"
+    feed.write_bytes(b"\n".join(event(f"k{i}", f"Dentist appointment number {i} on Friday")
+                                for i in range(30)))
+    assert cli("feed", str(feed), root=root).returncode == 0
+    proc = start(root, config)
+    try:
+        second = cli("--config", str(config), "run", root=root)
+        assert second.returncode == 2
+        assert f"in use by the daemon (pid {proc.pid})" in second.stderr
+        assert len(second.stderr.strip().splitlines()) == 1
+        busy = cli("feed", str(feed), root=root)
+        assert busy.returncode == 2 and "stop it with `companion-memory stop`" in busy.stderr
+        # The idle window runs on its own; status shows it while the daemon runs.
+        deadline = time.monotonic() + 30
+        status = as_json(cli("status", "--json", root=root))
+        while status.get("last_round") is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+            status = as_json(cli("status", "--json", root=root))
+        assert status["running"] is True and status["pid"] == proc.pid
+        assert status["state"] == "running" and status["pending"] == 0
+        assert status["storage"]["level"] in ("normal", "warning", "critical", "emergency")
+        assert status["notifications"]["memory_cursor"] == 30
+        assert status["last_round"]["processors"]
+        assert "provider" in status and "gaps" in status
+        text = cli("status", root=root)
+        assert text.returncode == 0 and f"running (pid {proc.pid})" in text.stdout
+        assert cli("recall", "dentist", "--json", root=root).returncode == 0  # beside it
+        assert as_json(cli("gaps", "--json", root=root)) == []
+        stopped = cli("stop", root=root)
+        assert stopped.returncode == 0 and f"pid {proc.pid}" in stopped.stdout
+        code, err = wait_exit(proc)
+        assert code == 0, err
+        assert '"daemon stopped"' in err
+        for line in err.splitlines():  # the log is JSON Lines and content-free
+            assert "Dentist" not in orjson.loads(line).get("event", "")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    after = as_json(cli("status", "--json", root=root))
+    assert after["running"] is False and after["state"] == "stopped"
+    assert cli("stop", root=root).returncode == 0  # nothing to stop is fine
+    reports = list((root / "reports").glob("*.jsonl"))
+    assert reports and all(orjson.loads(x) for r in reports for x in r.read_bytes().splitlines())
+
+    # SIGINT (Ctrl-C in a terminal) is graceful too, and the lock is free again.
+    proc = start(root, config)
+    proc.send_signal(signal.SIGINT)
+    code, err = wait_exit(proc)
+    assert code == 0, err
+    assert as_json(cli("status", "--json", root=root))["running"] is False
+
+
+@pytest.mark.crash
+def test_sigkill_mid_round_recovers_on_next_start(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    config = tmp_path / "c.toml"
+    config.write_text("[worker]\nidle_delay_s = 0.05\n")
+    feed = tmp_path / "f.jsonl"
+    feed.write_bytes(b"\n".join(
+        event(f"k{i}", f"Meeting {i} with the team about release {i % 7} in room {i % 5}",
+              at=f"2026-03-12T{8 + i // 60:02d}:{i % 60:02d}:00Z")
+        for i in range(400)))
+    assert cli("feed", str(feed), root=root).returncode == 0
+    proc = start(root, config)
+    time.sleep(0.4)  # the first idle window is under way
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    killed = as_json(cli("status", "--json", root=root))
+    assert killed["running"] is False and killed["state"] in ("killed", "running")
+    # The next start recovers from disk: everything processed once, nothing duplicated.
+    report = as_json(cli("once", "--json", root=root))
+    notes = next(p for p in report["processors"] if p["processor"] == "notifications")
+    assert notes["pending"] == 0 and notes["gaps"] == 0
+    exported = [orjson.loads(x) for x in cli("export", root=root).stdout.splitlines()]
+    ids = [row["memory_id"] for row in exported if "memory_id" in row]
+    assert len(ids) == len(set(ids))
+    state = as_json(cli("status", "--json", root=root))
+    assert state["running"] is False
+    proc = start(root, config)
+    os.kill(proc.pid, signal.SIGTERM)
+    code, err = wait_exit(proc)
+    assert code == 0, err
+    final = as_json(cli("status", "--json", root=root))
+    assert final["pending"] == 0
+    assert final["notifications"]["memory_cursor"] == final["notifications"]["last_context_id"]

@@ -1,0 +1,128 @@
+"""`Runtime` in process: wiring, hooks, lifecycle, unwinding; the README example runs."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from ble.events import NotificationEvent
+from core.clock import FakeClock
+from device import Runtime, RuntimeState, parse_config
+from device.errors import ConfigError, RootError
+from memory.records import Tier
+from storage.monitor import FakeDiskProbe
+
+REPO = Path(__file__).resolve().parents[2]
+START = datetime(2026, 3, 12, 9, 0, tzinfo=UTC)
+# Parsed at import: the zone check reads tz files, which is blocking I/O.
+QUICK = parse_config({"worker": {"idle_delay_s": 60}})
+
+
+def ev(key: str, body: str, app: str = "net.whatsapp.WhatsApp") -> NotificationEvent:
+    return NotificationEvent.create(kind="added", key=key, app_id=app, title="Anna", body=body,
+                                    posted_at=START)
+
+
+async def test_hooks_end_to_end(tmp_path: Path) -> None:
+    clock = FakeClock(START)
+    runtime = Runtime(QUICK, root=tmp_path / "root", clock=clock,
+                      probe=FakeDiskProbe(free_bytes=4 << 30))
+    assert runtime.state is RuntimeState.UNOPENED
+    async with runtime:
+        assert runtime.state is RuntimeState.OPEN
+        totals = await runtime.feed([
+            ev("k1", "Dinner on Saturday at 7 at the Italian place?"),
+            ev("k2", "Your verification code is 482913", app="com.examplebank.mobile"),
+            ev("k1", "Dinner on Saturday at 7 at the Italian place?"),  # a replay
+        ])
+        assert (totals.published, totals.duplicates, totals.persisted) == (2, 1, 2)
+        # The worker runs by itself once the idle delay has passed on the clock.
+        rounds = runtime.worker.rounds
+        await clock.advance(61)
+        report = await asyncio.wait_for(runtime.worker.wait_rounds(rounds + 1), 30)
+        assert report is not None
+        assert [p.processor for p in report.reports][:2] == ["storage", "episodes"]
+        hits = await runtime.recall_memory("dinner Saturday")
+        assert hits and hits[0].record.tier in (Tier.TEMPORARY, Tier.LONG_TERM)
+        saved = await runtime.save_memory("I prefer window seats on trains")
+        assert saved.created
+        again = await runtime.save_memory("I prefer window seats on trains")
+        assert not again.created and again.record.memory_id == saved.record.memory_id
+        forgotten = await runtime.forget(saved.record.memory_id, reason="not true")
+        assert forgotten.status.value == "deleted"
+        runtime.foreground_started()
+        assert runtime.worker.in_foreground
+        runtime.foreground_ended()
+        status = await runtime.status()
+        assert status["pending"] == 0 and status["storage"]["level"] == "normal"
+        assert "482913" not in repr(status) and "Italian" not in repr(status)
+    assert runtime.state is RuntimeState.CLOSED
+    await runtime.close()  # idempotent
+
+
+async def test_record_episode_hook_and_device_tier(tmp_path: Path) -> None:
+    from tests.device.test_cli import EPISODE
+
+    async with Runtime(root=tmp_path / "root", start_worker=False) as runtime:
+        result = await runtime.record_episode(dict(EPISODE))
+        assert result.eligible and not result.duplicate
+        report = await runtime.run_once()
+        assert report.report_for("episodes") is not None
+        device = await runtime.recall_memory("Wi-Fi", tiers=(Tier.DEVICE,))
+        assert device and all(h.record.tier is Tier.DEVICE for h in device)
+        assert not await runtime.recall_memory("Wi-Fi")
+
+
+BROKEN_MODEL = parse_config({"provider": {"kind": "llama",
+                                          "llama": {"model_path": "/nonexistent/none.gguf"}}})
+
+
+async def test_half_finished_open_unwinds(tmp_path: Path) -> None:
+    threads_before = {t.ident for t in threading.enumerate()}
+    config = BROKEN_MODEL
+    runtime = Runtime(config, root=tmp_path / "root")
+    with pytest.raises(Exception) as info:
+        await runtime.open()
+    assert "none.gguf" in str(info.value) or "model_path" in str(info.value)
+    assert runtime.state is RuntimeState.CLOSED
+    await asyncio.sleep(0.05)
+    leaked = [t for t in threading.enumerate()
+              if t.ident not in threads_before and t.is_alive() and "asyncio" not in t.name]
+    assert leaked == []  # the store's SQLite thread was closed by the unwinding
+    # The store and log were closed cleanly: a new runtime opens the same root.
+    async with Runtime(root=tmp_path / "root", start_worker=False) as again:
+        assert await again.context.pending_count() == 0
+
+
+async def test_root_refusals_in_process(tmp_path: Path) -> None:
+    foreign = tmp_path / "foreign"
+
+    def make_foreign() -> None:
+        foreign.mkdir()
+        (foreign / "photo.jpg").write_bytes(b"\xff\xd8")
+
+    await asyncio.to_thread(make_foreign)
+    with pytest.raises(RootError):
+        await Runtime(root=foreign).open()
+    with pytest.raises(ConfigError, match="intake.batch_size = 'ten'"):
+        await asyncio.to_thread(parse_config, {"intake": {"batch_size": "ten"}})
+
+
+def test_readme_embedding_example_runs(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    assert blocks, "README has no python example"
+    script = tmp_path / "example.py"
+    script.write_text(blocks[0], encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, check=False,
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr
+    assert "Dinner on Saturday" in proc.stdout or "dinner" in proc.stdout.lower()

@@ -55,6 +55,19 @@ def match_expression(terms: Sequence[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
+GATE_DOC_FREQ = 300
+"""A term is 'common' when it is in more documents than this and than twice the rarest
+query term (see `search`)."""
+
+
+def _doc_freqs(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
+    marks = ", ".join("?" for _ in terms)
+    rows = conn.execute(
+        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", tuple(terms)
+    ).fetchall()
+    return {str(term): int(doc) for term, doc in rows}
+
+
 def search(
     conn: sqlite3.Connection,
     terms: Sequence[str],
@@ -63,20 +76,53 @@ def search(
     tiers: Collection[Tier],
     limit: int,
 ) -> list[tuple[MemoryRecord, float]]:
-    """Top `limit` live records in `tiers` by BM25; scores are positive (higher is better)."""
+    """Top `limit` live records in `tiers` by BM25; scores are positive (higher is better).
+
+    Selective-term gate: when a query mixes selective terms (the rarest; see
+    GATE_DOC_FREQ) with common ones, candidates are the documents holding at least
+    one selective term, scored by BM25 over *all* query terms (two MATCH branches,
+    `sel AND common` and `sel NOT common`, carry the same phrases and so the same
+    IDFs as the plain OR query). Documents with only common terms are considered
+    only when the candidates do not fill `limit`, by running the plain
+    OR query. This keeps the cost proportional to the selective postings.
+    """
     tier_values = sorted({Tier(t).value for t in tiers})
     if not tier_values or limit <= 0:
         return []
     marks = ", ".join("?" for _ in tier_values)
     cols = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
-    sql = (
-        f"SELECT {cols}, bm25(memories_fts) AS score FROM memories_fts "
-        "JOIN memories AS m ON m.rowid = memories_fts.rowid "
-        f"WHERE memories_fts MATCH ? AND m.status = 'active' AND m.tier IN ({marks}) "
-        "AND (m.expires_us IS NULL OR m.expires_us > ?) "
-        "ORDER BY bm25(memories_fts) LIMIT ?"
+    filters = (
+        f"m.status = 'active' AND m.tier IN ({marks}) "
+        "AND (m.expires_us IS NULL OR m.expires_us > ?)"
     )
-    rows = conn.execute(sql, (match_expression(terms), *tier_values, now_us, limit)).fetchall()
+    dfs = _doc_freqs(conn, terms) if len(terms) > 1 else {}
+    gate = max(GATE_DOC_FREQ, 2 * min((dfs.get(t, 0) for t in terms), default=0))
+    selective = [t for t in terms if dfs.get(t, 0) <= gate]
+    common = [t for t in terms if dfs.get(t, 0) > gate]
+    rows: list[sqlite3.Row] = []
+    if selective and common:
+        sel, com = match_expression(selective), match_expression(common)
+        sql = (
+            f"SELECT {cols}, c.score FROM ("
+            "SELECT rowid AS rid, bm25(memories_fts) AS score FROM memories_fts "
+            "WHERE memories_fts MATCH ? UNION ALL "
+            "SELECT rowid AS rid, bm25(memories_fts) AS score FROM memories_fts "
+            "WHERE memories_fts MATCH ?) AS c JOIN memories AS m ON m.rowid = c.rid "
+            f"WHERE {filters} ORDER BY c.score LIMIT ?"
+        )
+        rows = conn.execute(
+            sql, (f"({sel}) AND ({com})", f"({sel}) NOT ({com})", *tier_values, now_us, limit)
+        ).fetchall()
+    if len(rows) < limit:
+        sql = (
+            f"SELECT {cols}, bm25(memories_fts) AS score FROM memories_fts "
+            "JOIN memories AS m ON m.rowid = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND {filters} "
+            "ORDER BY bm25(memories_fts) LIMIT ?"
+        )
+        rows = conn.execute(
+            sql, (match_expression(terms), *tier_values, now_us, limit)
+        ).fetchall()
     return [(record_from_row(row), -float(row[15])) for row in rows]
 
 

@@ -104,6 +104,13 @@ CREATE TABLE memory_cursors (
 ) WITHOUT ROWID;
 """
 
+_VOCAB = """
+CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
+"""
+"""Per-term document counts of the FTS index (no storage of its own); recall uses it to
+find the selective terms of a query."""
+
 MIGRATIONS: list[Migration] = [
     Migration("0001_memory_core", _CORE),
+    Migration("0002_memory_vocab", _VOCAB),
 ]

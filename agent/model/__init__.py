@@ -4,6 +4,7 @@ from agent.model.budget import BudgetedProvider
 from agent.model.deterministic import DeterministicProvider
 from agent.model.factory import FallbackProvider, build_provider, describe
 from agent.model.llama import CancelReport, LlamaCppProvider
+from agent.model.merge import MemoryMergeEngine, RawProposal
 from agent.model.openai_http import OpenAICompatibleProvider
 from agent.model.provider import (
     BudgetExhaustedError,
@@ -26,6 +27,7 @@ __all__ = [
     "DeterministicProvider",
     "FallbackProvider",
     "LlamaCppProvider",
+    "MemoryMergeEngine",
     "Message",
     "ModelError",
     "ModelOutputError",
@@ -37,6 +39,7 @@ __all__ = [
     "OpenAICompatibleProvider",
     "ProviderConfigError",
     "ProviderSettings",
+    "RawProposal",
     "ScriptedProvider",
     "build_provider",
     "describe",

@@ -11,6 +11,7 @@ from agent.notifications.context_types import (
     NotificationRecord,
     SourceCursor,
 )
+from agent.notifications.filters import NoiseFilter, contains_secret, find_secret
 from storage.fs import StorageIOError
 from storage.jsonl_log import CorruptLogError
 
@@ -23,10 +24,13 @@ __all__ = [
     "Gap",
     "IntentsNeedStoreError",
     "MemoryCursor",
+    "NoiseFilter",
     "NotificationContext",
     "NotificationRecord",
     "SourceCursor",
     "StateFileCursor",
     "StorageIOError",
     "StoreMemoryCursor",
+    "contains_secret",
+    "find_secret",
 ]

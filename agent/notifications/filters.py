@@ -1,0 +1,222 @@
+"""Deterministic noise and secret filters for notifications.
+
+`NoiseFilter().classify(event)` returns a reason code when a notification must
+not reach the model (and therefore never a memory), else None. Secrets are
+checked first and anywhere in the title, subtitle or body: one secret keeps the
+whole notification away from the model. The patterns aim at low false positives:
+a time ("meeting at 10:30"), an order number ("order 12345 shipped") or a price is
+not a code; a card number must carry a known issuer prefix and pass Luhn; an IBAN
+must pass mod-97. Reason codes never carry content.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ble.events import EventKind, NotificationEvent
+
+# -- secrets ----------------------------------------------------------------------
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\bPuTTY-User-Key-File-\d",
+)
+_API_KEY = re.compile(
+    r"""
+    \bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}          # OpenAI / Anthropic style
+    | \b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}        # Stripe
+    | \bgh[pousr]_[A-Za-z0-9]{36,}                  # GitHub tokens
+    | \bgithub_pat_[A-Za-z0-9_]{40,}
+    | \bglpat-[A-Za-z0-9_-]{20,}                     # GitLab
+    | \bxox[abposr]-[A-Za-z0-9-]{10,}                # Slack
+    | \b(?:AKIA|ASIA)[0-9A-Z]{16}\b                  # AWS access key id
+    | \bAIza[0-9A-Za-z_-]{35}                        # Google API key
+    | \bhf_[A-Za-z0-9]{30,}                          # Hugging Face
+    | \beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}   # JWT
+    | \b(?:api[_ -]?key|access[_ -]?token|auth[_ -]?token|secret[_ -]?key|client[_ -]?secret
+         |bearer)\b["']?\s*[:=]?\s*["']?(?=[A-Za-z0-9_\-+/]*\d)(?=[A-Za-z0-9_\-+/]*[A-Za-z])
+         [A-Za-z0-9_\-+/=]{20,}
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_PASSWORD = re.compile(
+    r"""
+    \b(?:password|passwort|passwd|pwd|passphrase|kennwort|contrase[nñ]a|mot\ de\ passe
+       |wifi\ key|wi-fi\ key)\b
+    (?:\s+(?:is|was|for\s+\S+\s+is))?\s*[:=]?\s*["']?(?=\S*[A-Za-z0-9])\S{4,}
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_PASSWORD_NOT_SECRET = re.compile(
+    r"\b(?:password|passwort|passwd|pwd|passphrase|kennwort)\b\s+"
+    r"(?:reset|changed?|updated?|expires?|expired|manager|was\s+changed|has\s+been|will|must|"
+    r"requirements?|policy|hint|strength)\b",
+    re.IGNORECASE,
+)
+_CARD_CANDIDATE = re.compile(r"(?<![\d.,-])(?:\d[ -]?){12,18}\d(?![\d.,-]?\d)")
+_CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3(?:0[0-5]|[68])|6(?:011|5|4[4-9])|35)")
+_IBAN_CANDIDATE = re.compile(r"\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})\b")
+
+_IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AT": 20, "BE": 16, "BG": 22, "CH": 21, "CY": 28, "CZ": 24,
+    "DE": 22, "DK": 18, "EE": 20, "ES": 24, "FI": 18, "FR": 27, "GB": 22, "GR": 27,
+    "HR": 21, "HU": 28, "IE": 22, "IS": 26, "IT": 27, "LI": 21, "LT": 20, "LU": 20,
+    "LV": 21, "MC": 27, "MT": 31, "NL": 18, "NO": 15, "PL": 28, "PT": 25, "RO": 24,
+    "SA": 24, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TR": 26, "UA": 29,
+}
+
+
+def luhn_valid(digits: str) -> bool:
+    """The Luhn checksum of a digit string."""
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = ord(char) - 48
+        if index % 2 == 1:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def iban_valid(candidate: str) -> bool:
+    """ISO 13616 check: known country length (when known) and mod-97 == 1."""
+    iban = candidate.replace(" ", "").upper()
+    if not 15 <= len(iban) <= 34 or not iban[:2].isalpha() or not iban[2:4].isdigit():
+        return False
+    expected = _IBAN_LENGTHS.get(iban[:2])
+    if expected is not None and len(iban) != expected:
+        return False
+    rearranged = iban[4:] + iban[:4]
+    number = "".join(str(int(ch, 36)) for ch in rearranged)
+    return int(number) % 97 == 1
+
+
+def _has_card(text: str) -> bool:
+    for match in _CARD_CANDIDATE.finditer(text):
+        digits = re.sub(r"[ -]", "", match.group(0))
+        if 13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits) and luhn_valid(digits):
+            return True
+    return False
+
+
+def _has_iban(text: str) -> bool:
+    for match in _IBAN_CANDIDATE.finditer(text.upper()):
+        raw = match.group(1)
+        # the candidate may have swallowed trailing words; try shrinking by groups
+        compact = raw.replace(" ", "")
+        for end in range(len(compact), 14, -1):
+            if iban_valid(compact[:end]):
+                return True
+    return False
+
+
+def _has_password(text: str) -> bool:
+    for match in _PASSWORD.finditer(text):
+        tail = text[match.start():]
+        if _PASSWORD_NOT_SECRET.match(tail):
+            continue
+        return True
+    return False
+
+
+def find_secret(text: str) -> str | None:
+    """The reason code of the first kind of secret found in `text`, else None."""
+    if not text:
+        return None
+    if _PRIVATE_KEY.search(text):
+        return "secret_private_key"
+    if _API_KEY.search(text):
+        return "secret_api_key"
+    if _has_card(text):
+        return "secret_card"
+    if _has_iban(text):
+        return "secret_iban"
+    if _has_password(text):
+        return "secret_password"
+    return None
+
+
+def contains_secret(text: str) -> bool:
+    """True when `text` holds a password, card number, IBAN, API key, token or private key."""
+    return find_secret(text) is not None
+
+
+# -- one-time codes and marketing ----------------------------------------------------
+
+_CODE_TOKEN = (
+    r"(?<![\w.:,/$€£-])(?:\d{4,8}|\d{3}[ -]\d{3}|G-\d{6}|[A-Z0-9]{3}-[A-Z0-9]{3})"
+    r"(?![\w.:,/%-]?\d)"
+)
+_CODE = re.compile(_CODE_TOKEN)
+_VERIFY_WORDS = re.compile(
+    r"\b(?:verification|verify|verifying|confirmation|confirm(?:ation)? code|activation"
+    r"|activate your|validation code)\b",
+    re.IGNORECASE,
+)
+_OTP_WORDS = re.compile(
+    r"\b(?:otp|one[- ]time (?:pass(?:word|code)?|code|pin)|passcode|2fa|two[- ]factor"
+    r"|security code|log ?in code|sign[- ]in code|auth(?:entication|orization)? code"
+    r"|access code|pin(?: code)?|tan|mtan|code d'accès|bestätigungscode|código)\b",
+    re.IGNORECASE,
+)
+_CODE_PHRASE = re.compile(
+    r"(?<!order )(?<!tracking )(?<!promo )(?<!discount )(?<!coupon )(?<!zip )(?<!postal )"
+    r"(?<!area )(?<!gift )\bcode\b\s*(?:is|:|=)?\s*" + _CODE_TOKEN
+    + r"|" + _CODE_TOKEN + r"\s+is\s+your\b[^.\n]{0,40}\bcode\b",
+    re.IGNORECASE,
+)
+
+_MARKETING_STRONG = re.compile(
+    r"\b(?:unsubscribe|promo ?code|coupon|flash sale|shop now|buy now|limited[- ]time offer"
+    r"|free shipping|reply stop|text stop|opt[- ]out|black friday|cyber monday|clearance"
+    r"|exclusive (?:deal|offer)s?|use code)\b|\b\d{1,2}\s?% off\b|\bup to \d{1,2}\s?%",
+    re.IGNORECASE,
+)
+_MARKETING_WEAK = re.compile(
+    r"\b(?:sale|deals?|discount|offers?|save|savings|don't miss|last chance|hurry|ends (?:today|"
+    r"tonight|soon)|new arrivals|subscribe|newsletter|special price|bestsellers?|voucher)\b",
+    re.IGNORECASE,
+)
+_MARKETING_CATEGORIES = frozenset(
+    {"promo", "promotion", "promotional", "marketing", "advertisement"}
+)
+
+
+def _is_one_time_code(text: str) -> str | None:
+    if not _CODE.search(text):
+        return None
+    if _VERIFY_WORDS.search(text):
+        return "verification_code"
+    if _OTP_WORDS.search(text) or _CODE_PHRASE.search(text):
+        return "otp"
+    return None
+
+
+def _is_marketing(text: str, category: str) -> bool:
+    if category.strip().casefold() in _MARKETING_CATEGORIES:
+        return True
+    if _MARKETING_STRONG.search(text):
+        return True
+    return len({m.group(0).casefold() for m in _MARKETING_WEAK.finditer(text)}) >= 2
+
+
+class NoiseFilter:
+    """Deterministic classification of notifications that must not become memories."""
+
+    def classify(self, event: NotificationEvent) -> str | None:
+        """A reason code ("secret_*", "otp", "verification_code", "marketing", "removed",
+        "empty") when `event` must not reach the model, else None."""
+        if event.kind is EventKind.REMOVED:
+            return "removed"
+        text = "\n".join(part for part in (event.title, event.subtitle, event.body) if part)
+        secret = find_secret(text)
+        if secret is not None:
+            return secret
+        if not text.strip():
+            return "empty"
+        code = _is_one_time_code(text)
+        if code is not None:
+            return code
+        if _is_marketing(text, event.category):
+            return "marketing"
+        return None

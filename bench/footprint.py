@@ -99,7 +99,8 @@ def main() -> None:
     rows.append(("daemon idle RSS, deterministic provider (no model)",
                  f"{rss:.1f} MB (peak {hwm:.1f} MB)", "< 60 MB"))
     if not args.no_model:
-        llama = ('[provider]\nkind = "llama"\n[provider.llama]\nmodel_path = "small"\n')
+        llama = ('[provider]\nkind = "llama"\n[provider.llama]\nmodel_path = "small"\n'
+                 "preload = true\n")
         rss_m, hwm_m = idle_rss(llama)
         rows.append(("daemon idle RSS, small GGUF model loaded (gemma3-270m q4_k_m)",
                      f"{rss_m:.1f} MB (peak {hwm_m:.1f} MB)", "-"))

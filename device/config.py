@@ -91,6 +91,7 @@ class LlamaConfig:
     n_ctx: int = _opt(2048, low=256, high=131_072)
     n_threads: int = _opt(0, low=0, high=256, doc="0 = llama.cpp's choice")
     max_prompt_tokens: int = _opt(1536, low=64, high=131_072, doc="fewer than n_ctx")
+    preload: bool = _opt(False, doc="load the model when the daemon starts, not at first use")
 
 
 @dataclass(frozen=True, slots=True)

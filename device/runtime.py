@@ -98,6 +98,20 @@ def build_configured_provider(config: Config, root: Path, clock: Clock,
                              fs=fs)
 
 
+async def preload_model(provider: Any) -> bool:
+    """Load a lazily loaded model now (walks budget and fallback wrappers)."""
+    seen: list[Any] = [provider]
+    while seen:
+        current = seen.pop(0)
+        load = getattr(current, "load", None)
+        if callable(load) and hasattr(current, "loaded"):
+            await load()
+            return True
+        seen.extend(getattr(current, name) for name in ("inner", "primary", "fallback")
+                    if getattr(current, name, None) is not None)
+    return False
+
+
 class Runtime:
     """The product in one object: open it, call the hooks, close it."""
 
@@ -160,6 +174,9 @@ class Runtime:
                     )
                 self.provider: ModelProvider = provider
                 stack.push_async_callback(self.provider.close)
+                if cfg.provider.llama.preload and "llama" in (cfg.provider.kind,
+                                                               cfg.provider.fallback):
+                    await preload_model(self.provider)
                 self.engine = MemoryMergeEngine(
                     self.provider,
                     max_output_tokens=cfg.provider.max_output_tokens,

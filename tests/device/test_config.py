@@ -134,3 +134,8 @@ def test_lock_refuses_a_second_holder(tmp_path: Path) -> None:
     assert read_holder(root) is None
     with RootLock(root, "feed"):
         pass
+
+
+def test_configuration_doc_lists_every_default() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()
+    assert default_toml() in doc, "docs/configuration.md is stale: paste `config --defaults`"

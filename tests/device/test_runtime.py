@@ -111,7 +111,7 @@ async def test_root_refusals_in_process(tmp_path: Path) -> None:
     await asyncio.to_thread(make_foreign)
     with pytest.raises(RootError):
         await Runtime(root=foreign).open()
-    with pytest.raises(ConfigError, match="intake.batch_size = 'ten'"):
+    with pytest.raises(ConfigError, match=r"intake\.batch_size = 'ten'"):
         await asyncio.to_thread(parse_config, {"intake": {"batch_size": "ten"}})
 
 

@@ -34,4 +34,5 @@ def update_subsection(subheading: str, body: str, doc: Path = DOC) -> None:
         section = section[:sub] + block + "\n" + section[sub_end:]
     if not section.startswith("\n"):
         section = "\n" + section
-    doc.write_text(text[:after] + section.rstrip("\n") + "\n" + text[end:], encoding="utf-8")
+    tail = "\n\n" + text[end:] if text[end:] else "\n"
+    doc.write_text(text[:after] + section.rstrip("\n") + tail, encoding="utf-8")

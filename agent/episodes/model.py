@@ -78,7 +78,7 @@ class EpisodeError(CompanionMemoryError):
 
     Codes: invalid_json, not_an_object, too_large, missing_id, invalid_id,
     missing_field, invalid_field, unknown_field, duplicate_evidence_id,
-    evidence_not_in_trace, duplicate_id_different_content.
+    evidence_not_in_trace, duplicate_id_different_content, file_not_found.
     """
 
     code = "invalid_episode"

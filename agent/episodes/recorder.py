@@ -135,6 +135,8 @@ class EpisodeRecorder:
         name = os.fspath(path)
 
         def _read() -> bytes:
+            if not self._fs.exists(name):
+                raise EpisodeError("file_not_found", f"episode file {name} does not exist")
             size = self._fs.size(name)
             if size > self._max_bytes:
                 raise EpisodeError(

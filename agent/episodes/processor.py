@@ -40,6 +40,9 @@ from agent.episodes.proposals import (
     SCENARIO,
     SYSTEM_PROMPT,
     intents_for,
+    memory_view,
+    model_view,
+    related_query,
     staged_json,
     validate_answer,
 )
@@ -56,60 +59,9 @@ from memory.records import MemoryError_, MemoryRecord, Tier
 from memory.store import MemoryStore
 from storage.fs import StorageIOError
 
-MODEL_STEPS_LIMIT = 30
-MODEL_EVIDENCE_LIMIT = 30
-MODEL_FIELD_CHARS = 240
-REDACTED = "[redacted secret]"
-
 Transition = Callable[[str], None]
 """Observer called after each committed ledger transition with its label:
 "registered", "ignored", "processing", "proposed", "retry", "applied"."""
-
-
-def _clip(text: str) -> str:
-    if contains_secret(text):
-        return REDACTED
-    return text if len(text) <= MODEL_FIELD_CHARS else text[: MODEL_FIELD_CHARS - 3] + "..."
-
-
-def model_view(episode: Episode) -> dict[str, Any]:
-    """The bounded, secret-redacted form of an episode that the model sees."""
-    view: dict[str, Any] = {
-        "episode_id": episode.episode_id,
-        "goal": _clip(episode.goal),
-        "status": episode.status.value,
-        "goal_result": episode.goal_result.value,
-        "steps": [
-            {**s.to_dict(), "action": _clip(s.action), "target": _clip(s.target),
-             "observation": _clip(s.observation)}
-            for s in episode.steps[:MODEL_STEPS_LIMIT]
-        ],
-        "evidence": [
-            {"id": e.id, "kind": e.kind.value, "detail": _clip(e.detail)}
-            for e in episode.evidence[:MODEL_EVIDENCE_LIMIT]
-        ],
-    }
-    if episode.app:
-        view["app"] = episode.app
-    if episode.firmware:
-        view["firmware"] = episode.firmware
-    return view
-
-
-def related_query(episode: Episode) -> str:
-    """What related Device Memory is searched with: the goal, the app and the step targets."""
-    parts = [episode.goal, episode.app or "", *(s.target for s in episode.steps[:8])]
-    return " ".join(p for p in parts if p and not contains_secret(p))
-
-
-def memory_view(record: MemoryRecord) -> dict[str, Any]:
-    return {
-        "memory_id": record.memory_id,
-        "revision": record.revision,
-        "kind": record.kind.value,
-        "text": record.text,
-        "subject": record.subject,
-    }
 
 
 class EpisodeProcessor:

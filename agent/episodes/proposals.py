@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 from agent.episodes.model import Episode, GoalResult
+from agent.notifications.filters import contains_secret
 from memory.records import (
     AUTHORITY_RANK,
     DEVICE_KINDS,
@@ -89,6 +90,57 @@ ANSWER_SCHEMA: dict[str, Any] = {
     },
     "required": ["items"],
 }
+
+
+MODEL_STEPS_LIMIT = 30
+MODEL_EVIDENCE_LIMIT = 30
+MODEL_FIELD_CHARS = 240
+REDACTED = "[redacted secret]"
+
+def _clip(text: str) -> str:
+    if contains_secret(text):
+        return REDACTED
+    return text if len(text) <= MODEL_FIELD_CHARS else text[: MODEL_FIELD_CHARS - 3] + "..."
+
+
+def model_view(episode: Episode) -> dict[str, Any]:
+    """The bounded, secret-redacted form of an episode that the model sees."""
+    view: dict[str, Any] = {
+        "episode_id": episode.episode_id,
+        "goal": _clip(episode.goal),
+        "status": episode.status.value,
+        "goal_result": episode.goal_result.value,
+        "steps": [
+            {**s.to_dict(), "action": _clip(s.action), "target": _clip(s.target),
+             "observation": _clip(s.observation)}
+            for s in episode.steps[:MODEL_STEPS_LIMIT]
+        ],
+        "evidence": [
+            {"id": e.id, "kind": e.kind.value, "detail": _clip(e.detail)}
+            for e in episode.evidence[:MODEL_EVIDENCE_LIMIT]
+        ],
+    }
+    if episode.app:
+        view["app"] = episode.app
+    if episode.firmware:
+        view["firmware"] = episode.firmware
+    return view
+
+
+def related_query(episode: Episode) -> str:
+    """What related Device Memory is searched with: the goal, the app and the step targets."""
+    parts = [episode.goal, episode.app or "", *(s.target for s in episode.steps[:8])]
+    return " ".join(p for p in parts if p and not contains_secret(p))
+
+
+def memory_view(record: MemoryRecord) -> dict[str, Any]:
+    return {
+        "memory_id": record.memory_id,
+        "revision": record.revision,
+        "kind": record.kind.value,
+        "text": record.text,
+        "subject": record.subject,
+    }
 
 
 def derived_memory_id(episode_id: str, index: int) -> str:

@@ -16,7 +16,8 @@ Every item repeats the episode's `goal_result`. `validate_answer` checks each
 item against the batch (its own trace and the related set given to the model)
 and groups the accepted items per episode as a staged proposal (JSON-safe, so
 the ledger can keep it); `intents_for` turns a staged proposal into the
-explicit `MemoryIntent`s the store executes. Memory ids of new records derive
+explicit `MemoryIntent`s the store executes. `model_view` is the bounded,
+secret-redacted form of an episode the model sees. Memory ids of new records derive
 from (scenario, episode id, item index), so re-applying never duplicates.
 """
 

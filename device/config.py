@@ -58,7 +58,7 @@ class MemoryConfig:
 
 @dataclass(frozen=True, slots=True)
 class EpisodesConfig:
-    batch_size: int = _opt(5, low=1, high=50, doc="episodes per model call")
+    batch_size: int = _opt(5, low=1, high=5, doc="episodes per model call")
     max_bytes: int = _opt(262_144, low=1024, high=16_777_216, doc="largest episode file")
 
 

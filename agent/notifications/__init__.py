@@ -11,11 +11,15 @@ from agent.notifications.context_types import (
     NotificationRecord,
     SourceCursor,
 )
+from agent.notifications.fallback import notification_fallback
 from agent.notifications.filters import NoiseFilter, contains_secret, find_secret
+from agent.notifications.processor import NotificationProcessor
+from agent.notifications.proposals import PROPOSAL_SCHEMA, validate_proposals
 from storage.fs import StorageIOError
 from storage.jsonl_log import CorruptLogError
 
 __all__ = [
+    "PROPOSAL_SCHEMA",
     "BatchNotContiguousError",
     "CleanupResult",
     "ConsumeResult",
@@ -26,6 +30,7 @@ __all__ = [
     "MemoryCursor",
     "NoiseFilter",
     "NotificationContext",
+    "NotificationProcessor",
     "NotificationRecord",
     "SourceCursor",
     "StateFileCursor",
@@ -33,4 +38,6 @@ __all__ = [
     "StoreMemoryCursor",
     "contains_secret",
     "find_secret",
+    "notification_fallback",
+    "validate_proposals",
 ]

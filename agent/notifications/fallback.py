@@ -1,0 +1,106 @@
+"""The seed's deterministic Temporary Memory fallback for the notification scenario.
+
+No model: one Temporary memory per meaningful notification, as a distilled,
+bounded statement ("WhatsApp: message from Anna about dinner on Friday"), never
+the copied body. When a related memory already says exactly that, the fallback
+reinforces it instead of adding a copy. Registered on the `DeterministicProvider`
+as `notification_fallback`; it reads the request's structured payload.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memory.records import normalize_text
+
+SCENARIO = "notifications"
+SENDER_CHARS = 40
+TOPIC_WORDS = 8
+TOPIC_CHARS = 60
+
+_GENERIC_SEGMENTS = frozenset(
+    {"android", "app", "apps", "mobile", "ios", "client", "messenger", "phone", "com", "org"}
+)
+_KNOWN_APPS = {
+    "gm": "Gmail", "mobilesms": "Messages", "mobilecal": "Calendar", "mobilemail": "Mail",
+    "talk": "Google Chat", "katana": "Facebook", "orca": "Messenger", "tgios": "Telegram",
+}
+_CATEGORY_NOUN = {
+    "social": "message", "email": "email", "schedule": "event", "message": "message",
+    "msg": "message", "call": "call", "missedcall": "missed call", "incomingcall": "call",
+    "voicemail": "voicemail", "news": "news", "reminder": "reminder", "event": "event",
+    "alarm": "alarm", "transport": "update", "navigation": "update",
+    "businessandfinance": "update", "healthandfitness": "update", "location": "update",
+}
+_SENTENCE = re.compile(r"[.!?\n;]")
+_WORD = re.compile(r"\S+")
+
+
+def app_label(app_id: str) -> str:
+    """A readable app name from a bundle or package id ("net.whatsapp.WhatsApp" -> "WhatsApp")."""
+    parts = [p for p in re.split(r"[.\s]+", app_id.strip()) if p]
+    for part in reversed(parts):
+        low = part.casefold()
+        if low in _KNOWN_APPS:
+            return _KNOWN_APPS[low]
+        if low not in _GENERIC_SEGMENTS and len(part) > 1:
+            return part[0].upper() + part[1:]
+    return app_id.strip()[:SENDER_CHARS] or "App"
+
+
+def _bounded(text: str, words: int, chars: int) -> str:
+    picked = _WORD.findall(text)[:words]
+    out = ""
+    for word in picked:
+        candidate = f"{out} {word}".strip()
+        if len(candidate) > chars:
+            break
+        out = candidate
+    return out.strip(" ,:-")
+
+
+def distill(item: dict[str, Any]) -> str | None:
+    """The fallback statement for one item, or None when it carries nothing meaningful."""
+    title = " ".join(str(item.get("title", "")).split())
+    subtitle = " ".join(str(item.get("sub", "")).split())
+    body = " ".join(str(item.get("body", "")).split())
+    if not (title or subtitle or body):
+        return None
+    app = app_label(str(item.get("app", ""))) or "App"
+    noun = _CATEGORY_NOUN.get(str(item.get("cat", "")).replace(" ", "").casefold(), "message")
+    source_text = body or subtitle
+    first = _SENTENCE.split(source_text, maxsplit=1)[0] if source_text else ""
+    topic = _bounded(first, TOPIC_WORDS, TOPIC_CHARS)
+    sender = _bounded(title, 6, SENDER_CHARS)
+    if sender and topic:
+        return f"{app}: {noun} from {sender} about {topic}"
+    if sender:
+        return f"{app}: {noun} from {sender}"
+    return f"{app}: {noun} about {topic}"
+
+
+def notification_fallback(payload: dict[str, Any]) -> dict[str, Any]:
+    """Answer the notification schema without a model (see the module docstring)."""
+    related = payload.get("related", [])
+    by_item: dict[int, list[dict[str, Any]]] = {}
+    for record in related if isinstance(related, list) else []:
+        for cid in record.get("for", []):
+            by_item.setdefault(int(cid), []).append(record)
+    proposals: list[dict[str, Any]] = []
+    for item in payload.get("items", []):
+        cid = int(item["c"])
+        text = distill(item)
+        if text is None:
+            proposals.append({"c": cid, "a": "ignore"})
+            continue
+        norm = normalize_text(text)
+        same = next(
+            (r for r in by_item.get(cid, []) if normalize_text(str(r.get("text", ""))) == norm),
+            None,
+        )
+        if same is not None:
+            proposals.append({"c": cid, "a": "reinforce", "id": same["id"], "rev": same["rev"]})
+        else:
+            proposals.append({"c": cid, "a": "add", "t": text, "k": "event", "au": "inference"})
+    return {"p": proposals}

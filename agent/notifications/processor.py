@@ -1,0 +1,369 @@
+"""`NotificationProcessor`: the notification scenario's whole flow, one batch per call.
+
+consume the ring (unless intake is paused) -> `read_pending(<= batch_size)` ->
+coalesce added/modified/removed events of one key -> deterministic noise and
+secret filter -> related memories per remaining notification -> ONE
+`MemoryMergeEngine.extract` call -> validate per context id -> `MemoryIntent`s
+with ids derived from (scenario, source context ids) -> `commit_processed`, which
+applies the intents and advances the memory cursor in one store transaction
+(with `StoreMemoryCursor`).
+
+Failures leave the cursor in place. An invalid answer, a model output error or a
+store error counts an attempt (persisted in the store, table
+`notification_attempts`); after `retry_budget` attempts the batch becomes a
+"poison_batch" gap and intake moves on. A missing model or an exhausted budget
+counts no attempt: the work stays visibly pending. Cancellation (a foreground
+start) at any await commits nothing for the batch and counts no attempt.
+Logs carry ids, counts and codes only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agent.model.merge import MemoryMergeEngine
+from agent.model.provider import BudgetExhaustedError, ModelUnavailableError
+from agent.notifications.context import NotificationContext
+from agent.notifications.context_types import BatchNotContiguousError, NotificationRecord
+from agent.notifications.filters import NoiseFilter
+from agent.notifications.proposals import (
+    PROPOSAL_SCHEMA,
+    SYSTEM_PROMPT,
+    ItemContext,
+    Proposal,
+    validate_proposals,
+)
+from agent.processor import BatchOutcome, ProcessorReport
+from ble.events import EventKind, format_rfc3339
+from core.clock import Clock
+from core.errors import CompanionMemoryError
+from memory.records import IntentOp, MemoryIntent, MemoryRecord, SourceKind, SourceRef
+from memory.store import MemoryStore
+
+SCENARIO = "notifications"
+QUERY_CHARS = 400
+"""How much of a notification's text is used to look up related memories."""
+
+_ATTEMPTS_DDL = (
+    "CREATE TABLE IF NOT EXISTS notification_attempts ("
+    "first_context_id INTEGER PRIMARY KEY, attempts INTEGER NOT NULL, "
+    "last_code TEXT NOT NULL, updated_at TEXT NOT NULL)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    record: NotificationRecord
+    source_ids: tuple[int, ...]
+
+    @property
+    def context_id(self) -> int:
+        return self.record.context_id
+
+
+def derive_memory_id(source_ids: Sequence[int]) -> str:
+    """A stable id from (scenario, source context ids): a retry creates the same id."""
+    key = f"{SCENARIO}|{','.join(str(i) for i in sorted(source_ids))}".encode()
+    return "n-" + hashlib.blake2b(key, digest_size=12).hexdigest()
+
+
+def batch_receipt(batch: Sequence[NotificationRecord]) -> str:
+    return f"{SCENARIO}:{batch[0].context_id}-{batch[-1].context_id}"
+
+
+def coalesce(batch: Sequence[NotificationRecord]) -> tuple[list[_Item], int, int]:
+    """Group events by notification key (first-seen order); the newest non-removed event
+    carries the content. Returns (items, removed-only groups, events merged away)."""
+    groups: dict[str, list[NotificationRecord]] = {}
+    for record in batch:
+        groups.setdefault(record.event.key, []).append(record)
+    items: list[_Item] = []
+    removed_only = 0
+    merged = 0
+    for records in groups.values():
+        merged += len(records) - 1
+        content = [r for r in records if r.event.kind is not EventKind.REMOVED]
+        if not content:
+            removed_only += 1
+            continue
+        items.append(_Item(content[-1], tuple(r.context_id for r in records)))
+    return items, removed_only, merged
+
+
+class NotificationProcessor:
+    """The notification scenario for the `MemoryWorker` (see the module docstring)."""
+
+    name = SCENARIO
+
+    def __init__(
+        self,
+        context: NotificationContext,
+        store: MemoryStore,
+        engine: MemoryMergeEngine,
+        *,
+        clock: Clock,
+        batch_size: int = 10,
+        consume_limit: int = 100,
+        retry_budget: int = 3,
+        related_limit: int = 3,
+        noise_filter: NoiseFilter | None = None,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        for label, value, low in (
+            ("batch_size", batch_size, 1), ("consume_limit", consume_limit, 1),
+            ("retry_budget", retry_budget, 1), ("related_limit", related_limit, 0),
+        ):
+            if not isinstance(value, int) or value < low:
+                raise ValueError(f"{label} must be an integer >= {low}")
+        self._context = context
+        self._store = store
+        self._engine = engine
+        self._clock = clock
+        self._batch_size = batch_size
+        self._consume_limit = consume_limit
+        self._retry_budget = retry_budget
+        self._related_limit = related_limit
+        self._filter = noise_filter or NoiseFilter()
+        self._log = logger or logging.getLogger("companion_memory.notifications")
+        self._attempts_dirty = True  # unknown until checked once
+
+    # -- the batch -----------------------------------------------------------------------
+
+    async def run_batch(self) -> BatchOutcome:
+        """Process at most one batch; see the module docstring for failure and cancellation."""
+        started = self._clock.monotonic()
+        report = ProcessorReport(self.name)
+        consumed = await self._context.consume(self._consume_limit)
+        report.consumed = consumed.persisted
+        if consumed.lost:
+            report.gaps += 1
+        if consumed.paused:
+            report.extra["intake_paused"] = 1
+        ring_backlog = not consumed.paused and consumed.persisted >= self._consume_limit
+        batch = await self._context.read_pending(self._batch_size)
+        if batch:
+            report.batches = 1
+            await self._process(batch, report)
+        report.pending = await self._context.pending_count()
+        report.elapsed_s = self._clock.monotonic() - started
+        backlog = report.error is None and (report.pending > 0 or ring_backlog)
+        return BatchOutcome(report, backlog=backlog)
+
+    async def _process(self, batch: list[NotificationRecord], report: ProcessorReport) -> None:
+        first, last = batch[0].context_id, batch[-1].context_id
+        items, removed_only, merged = coalesce(batch)
+        if removed_only:
+            report.filtered["removed"] += removed_only
+        if merged:
+            report.extra["coalesced"] = merged
+        kept: list[_Item] = []
+        for item in items:
+            reason = self._filter.classify(item.record.event)
+            if reason is None:
+                kept.append(item)
+            else:
+                report.filtered[reason] += 1
+        report.analyzed = len(kept)
+        outcome = "committed"
+        try:
+            intents = await self._extract(kept, report) if kept else []
+            if intents is None:
+                outcome = "invalid_proposal"
+                await self._fail(batch, "invalid_proposal", report)
+            else:
+                await self._context.commit_processed(batch, intents, batch_receipt(batch))
+                report.applied = len(intents)
+                await self._clear_attempts(last)
+        except (ModelUnavailableError, BudgetExhaustedError) as exc:
+            outcome = report.error = exc.code  # no attempt: visible pending work
+        except BatchNotContiguousError as exc:
+            outcome = report.error = exc.code
+        except Exception as exc:  # model output/timeout, store, storage, unexpected errors
+            outcome = exc.code if isinstance(exc, CompanionMemoryError) else \
+                f"unexpected_{type(exc).__name__}"[:64]
+            await self._fail(batch, outcome, report)
+        self._log.info(
+            "notifications batch first=%d last=%d records=%d analyzed=%d filtered=%d "
+            "intents=%d model_calls=%d outcome=%s",
+            first, last, len(batch), report.analyzed, sum(report.filtered.values()),
+            report.applied, report.model_calls, outcome,
+        )
+
+    async def _extract(
+        self, kept: list[_Item], report: ProcessorReport
+    ) -> list[MemoryIntent] | None:
+        """Related recall, ONE model call, validation, intents (None: the answer is invalid)."""
+        related: dict[int, dict[str, MemoryRecord]] = {}
+        for item in kept:
+            event = item.record.event
+            query = " ".join((event.title, event.subtitle, event.body))[:QUERY_CHARS]
+            records = await self._store.related(query, limit=self._related_limit) \
+                if self._related_limit else []
+            related[item.context_id] = {r.memory_id: r for r in records}
+        rejections = await self._store.recent_rejections()
+        items_json = [_item_json(item) for item in kept]
+        related_json = _related_json(related)
+        raw = await self._engine.extract(
+            scenario=SCENARIO,
+            system=SYSTEM_PROMPT,
+            items=items_json,
+            related=related_json,
+            rejections=rejections,
+            schema=PROPOSAL_SCHEMA,
+            payload={"items": items_json, "related": related_json},
+        )
+        report.model_calls += 1
+        report.prompt_tokens += raw.prompt_tokens
+        report.completion_tokens += raw.completion_tokens
+        if raw.data is None:
+            report.rejected[raw.error or "invalid_json"] += 1
+            return None
+        contexts = {
+            item.context_id: ItemContext(item.context_id, item.source_ids,
+                                         related[item.context_id])
+            for item in kept
+        }
+        validation = validate_proposals(raw.data, contexts)
+        report.proposals.update(validation.proposals)
+        report.rejected.update(validation.rejected)
+        if not validation.ok:
+            return None
+        return await self._intents(validation.accepted, contexts, report)
+
+    async def _intents(
+        self,
+        accepted: dict[int, Proposal],
+        contexts: dict[int, ItemContext],
+        report: ProcessorReport,
+    ) -> list[MemoryIntent]:
+        intents: list[MemoryIntent] = []
+        targeted: set[str] = set()
+        for cid, proposal in accepted.items():
+            if proposal.action == "ignore":
+                continue
+            if proposal.text is not None and await self._store.is_rejected(proposal.text):
+                report.rejected["rejected_by_owner"] += 1
+                continue
+            sources = tuple(
+                SourceRef(SourceKind.CONTEXT, str(i)) for i in contexts[cid].source_ids
+            )
+            if proposal.action == "add":
+                intents.append(MemoryIntent(
+                    op=IntentOp.CREATE, memory_id=derive_memory_id(contexts[cid].source_ids),
+                    tier=proposal.tier, kind=proposal.kind, text=proposal.text,
+                    authority=proposal.authority, sources=sources,
+                ))
+                continue
+            assert proposal.memory_id is not None
+            if proposal.memory_id in targeted:
+                report.rejected["conflicting_target"] += 1
+                continue
+            targeted.add(proposal.memory_id)
+            op = IntentOp(proposal.action)
+            intents.append(MemoryIntent(
+                op=op, memory_id=proposal.memory_id, expected_revision=proposal.revision,
+                text=proposal.text if op is IntentOp.UPDATE else None,
+                authority=proposal.authority,
+                sources=sources if op in (IntentOp.UPDATE, IntentOp.REINFORCE) else (),
+                reason="superseded_by_notification" if op is IntentOp.REMOVE else None,
+                receipt_id=f"{SCENARIO}:promote:{derive_memory_id(contexts[cid].source_ids)}"
+                if op is IntentOp.PROMOTE else None,
+            ))
+        return intents
+
+    # -- attempts and poison batches ----------------------------------------------------
+
+    async def _fail(
+        self, batch: list[NotificationRecord], code: str, report: ProcessorReport
+    ) -> None:
+        attempts = await self._bump_attempt(batch[0].context_id, code)
+        if attempts < self._retry_budget:
+            report.error = code
+            report.extra["retry_attempts"] = attempts
+            return
+        gap = await self._context.skip_batch(batch, f"{code}_after_{attempts}_attempts")
+        report.gaps += 1
+        report.extra["skipped_records"] = gap.count
+        await self._clear_attempts(batch[-1].context_id)
+        self._log.warning(
+            "notifications poison batch first=%d last=%d skipped as gap code=%s attempts=%d",
+            batch[0].context_id, batch[-1].context_id, code, attempts,
+        )
+
+    async def attempts(self, first_context_id: int) -> int:
+        """Failed attempts recorded for the batch that starts at `first_context_id`."""
+        def job(conn: sqlite3.Connection) -> int:
+            conn.execute(_ATTEMPTS_DDL)
+            row = conn.execute(
+                "SELECT attempts FROM notification_attempts WHERE first_context_id = ?",
+                (first_context_id,),
+            ).fetchone()
+            return int(row[0]) if row else 0
+
+        return await self._store.transaction(job)
+
+    async def _bump_attempt(self, first_context_id: int, code: str) -> int:
+        now = self._clock.now().isoformat()
+
+        def job(conn: sqlite3.Connection) -> int:
+            conn.execute(_ATTEMPTS_DDL)
+            conn.execute(
+                "INSERT INTO notification_attempts (first_context_id, attempts, last_code, "
+                "updated_at) VALUES (?, 1, ?, ?) ON CONFLICT(first_context_id) DO UPDATE SET "
+                "attempts = attempts + 1, last_code = excluded.last_code, "
+                "updated_at = excluded.updated_at",
+                (first_context_id, code[:64], now),
+            )
+            row = conn.execute(
+                "SELECT attempts FROM notification_attempts WHERE first_context_id = ?",
+                (first_context_id,),
+            ).fetchone()
+            return int(row[0])
+
+        self._attempts_dirty = True
+        return await self._store.transaction(job)
+
+    async def _clear_attempts(self, up_to: int) -> None:
+        if not self._attempts_dirty:
+            return
+
+        def job(conn: sqlite3.Connection) -> None:
+            conn.execute(_ATTEMPTS_DDL)
+            conn.execute(
+                "DELETE FROM notification_attempts WHERE first_context_id <= ?", (up_to,)
+            )
+
+        await self._store.transaction(job)
+        self._attempts_dirty = False
+
+
+def _item_json(item: _Item) -> dict[str, Any]:
+    event = item.record.event
+    data: dict[str, Any] = {"c": item.context_id, "app": event.app_id}
+    for key, value in (("title", event.title), ("sub", event.subtitle), ("body", event.body),
+                       ("cat", event.category)):
+        if value:
+            data[key] = value
+    data["at"] = format_rfc3339(event.posted_at)
+    return data
+
+
+def _related_json(related: dict[int, dict[str, MemoryRecord]]) -> list[dict[str, Any]]:
+    lines: dict[str, dict[str, Any]] = {}
+    for cid, records in related.items():
+        for record in records.values():
+            line = lines.get(record.memory_id)
+            if line is None:
+                line = lines[record.memory_id] = {
+                    "id": record.memory_id, "rev": record.revision, "tier": record.tier.value,
+                    "kind": record.kind.value, "au": record.authority.value,
+                    "text": record.text, "for": [],
+                }
+            line["for"].append(cid)
+    return list(lines.values())
+

@@ -22,6 +22,7 @@ past it the thread stops and the call raises `ModelTimeoutError`.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -41,6 +42,13 @@ from agent.model.schema_tools import parse_completion
 from agent.model.settings import ProviderConfigError
 
 T = TypeVar("T")
+
+
+def default_threads() -> int:
+    """Half the CPUs (at least 1): llama.cpp's threads spin-wait on each other, so on a
+    busy device more threads than free cores makes generation an order of magnitude
+    slower (measured: 5 tok/s with 2 threads vs 78 with 1 on a loaded 2-core machine)."""
+    return max(1, (os.cpu_count() or 2) // 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +90,7 @@ class LlamaCppProvider:
         self.n_ctx = n_ctx
         self.max_prompt_tokens = max_prompt_tokens
         self.constrained = constrained
-        self._n_threads = n_threads
+        self._n_threads = n_threads if n_threads is not None else default_threads()
         self._seed = seed
         self._monotonic = monotonic
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llama-provider")

@@ -89,7 +89,7 @@ async def test_bad_model_paths_are_refused_at_build(tmp_path: Path) -> None:
 @pytest.mark.llama
 async def test_llama_settings_build_a_budgeted_llama(model_path: str, tmp_path: Path) -> None:
     settings = ProviderSettings(
-        kind="llama", model_path=model_path, n_ctx=512, max_prompt_tokens=256, n_threads=2,
+        kind="llama", model_path=model_path, n_ctx=512, max_prompt_tokens=256, n_threads=1,
         max_output_tokens=16, daily_calls=1,
     )
     provider = await asyncio.to_thread(

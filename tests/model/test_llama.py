@@ -56,7 +56,7 @@ MESSAGES = (
 
 @pytest.fixture(scope="module")
 def provider(model_path: str) -> Iterator[LlamaCppProvider]:
-    llama = LlamaCppProvider(model_path, n_ctx=1024, n_threads=2, max_prompt_tokens=512)
+    llama = LlamaCppProvider(model_path, n_ctx=1024, n_threads=1, max_prompt_tokens=512)
     yield llama
     asyncio.run(llama.close())
 
@@ -105,7 +105,7 @@ async def test_output_cut_by_max_output_tokens_is_an_output_error(
 
 
 async def test_prompt_over_max_prompt_tokens_is_refused(model_path: str) -> None:
-    small = LlamaCppProvider(model_path, n_ctx=256, n_threads=2, max_prompt_tokens=16)
+    small = LlamaCppProvider(model_path, n_ctx=256, n_threads=1, max_prompt_tokens=16)
     try:
         with pytest.raises(ModelError) as caught:
             await small.complete(request(TINY))
@@ -198,7 +198,7 @@ def _write(path: str, data: bytes) -> None:
 
 
 async def test_closed_provider_refuses_and_close_is_idempotent(model_path: str) -> None:
-    llama = LlamaCppProvider(model_path, n_ctx=256, n_threads=2, max_prompt_tokens=128)
+    llama = LlamaCppProvider(model_path, n_ctx=256, n_threads=1, max_prompt_tokens=128)
     await llama.load()
     assert llama.loaded and llama.load_s is not None
     await llama.close()

@@ -53,7 +53,7 @@ def llama_server(model_path: str) -> Iterator[str]:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", model_path, "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "512", "--n_threads", "2", "--verbose", "False",
+         "--port", str(port), "--n_ctx", "512", "--n_threads", "1", "--verbose", "False",
          "--model_alias", "small"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

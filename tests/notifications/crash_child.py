@@ -1,0 +1,67 @@
+"""Child process for the kill -9 test: `feed` persists events, `process` drains the backlog.
+
+Usage: python -m tests.notifications.crash_child ROOT feed|process
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from agent.model.deterministic import DeterministicProvider
+from agent.model.merge import MemoryMergeEngine
+from agent.notifications.context import NotificationContext
+from agent.notifications.context_state import StoreMemoryCursor
+from agent.notifications.fallback import notification_fallback
+from agent.notifications.processor import NotificationProcessor
+from ble.events import NotificationEvent
+from ble.ring import EventRing
+from core.clock import SystemClock
+from memory.store import MemoryStore
+
+COUNT = 120
+SECRET_EVERY = 7
+
+
+def events() -> list[NotificationEvent]:
+    from datetime import UTC, datetime, timedelta
+
+    t0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    out = []
+    for i in range(COUNT):
+        body = (f"your login code is {100000 + i}" if i % SECRET_EVERY == 0
+                else f"topic {i}: the plan for project number {i} changed")
+        out.append(NotificationEvent.create(
+            kind="added", key=f"k{i}", app_id="com.slack", title=f"person{i % 5}", body=body,
+            posted_at=t0 + timedelta(seconds=i),
+        ))
+    return out
+
+
+async def main(root: Path, mode: str) -> None:
+    clock = SystemClock()
+    ring = EventRing(capacity=COUNT + 10)
+    store = await MemoryStore.open(root / "memory.sqlite3", clock=clock)
+    context = await NotificationContext.open(root, ring, cursor=StoreMemoryCursor(store),
+                                             clock=clock)
+    try:
+        if mode == "feed":
+            for ev in events():
+                ring.publish(ev)
+            await context.consume(limit=COUNT + 10)
+            return
+        provider = DeterministicProvider({"notifications": notification_fallback})
+        processor = NotificationProcessor(context, store, MemoryMergeEngine(provider),
+                                          clock=clock, batch_size=4)
+        print("ready", flush=True)
+        while (await processor.run_batch()).backlog:
+            pass
+        print("done", flush=True)
+    finally:
+        await context.close()
+        await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1]), sys.argv[2]))

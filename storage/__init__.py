@@ -1,6 +1,7 @@
 """Bytes on disk: the file-system seam, atomic state files, the notification log."""
 
 from storage.atomic import CorruptStateError, ensure_dir, read_json, write_atomic, write_json_atomic
+from storage.faultfs import FaultFileSystem, PowerLoss
 from storage.fs import FileSystem, RealFileSystem, StorageIOError
 from storage.jsonl_log import (
     CorruptLogError,
@@ -34,11 +35,13 @@ __all__ = [
     "DiskProbe",
     "DiskUsage",
     "FakeDiskProbe",
+    "FaultFileSystem",
     "FileSystem",
     "JsonlLog",
     "LogNeedsRecoveryError",
     "LogOrderError",
     "MonitorReport",
+    "PowerLoss",
     "RealFileSystem",
     "RecoveryReport",
     "ShardInfo",

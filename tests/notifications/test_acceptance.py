@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from agent.model.provider import ModelRequest
-from agent.model.scripted import ScriptedProvider
+from agent.model.scripted import ScriptedProvider, Step
 from agent.processor import BatchOutcome, ProcessorReport
 from agent.worker import MemoryWorker
 from core.clock import FakeClock
@@ -20,7 +20,7 @@ from tests.notifications.harness import T0, all_prompt_text, event, fallback_ste
 
 async def until(cond: Callable[[], bool]) -> None:
     """Wait (real time, bounded by the test timeout) until cond() holds."""
-    while not cond():
+    while not cond():  # noqa: ASYNC110 - polls state owned by other tasks and threads
         await asyncio.sleep(0.005)
 
 
@@ -127,7 +127,7 @@ async def test_sentinel_content_never_reaches_logs_reports_or_status(
     caplog.set_level(logging.DEBUG)
     sentinel = "ZZSENTINELZZ"
     clock = FakeClock(T0)
-    bad_then_good = [f"not json {sentinel}", fallback_step]
+    bad_then_good: list[Step] = [f"not json {sentinel}", fallback_step]
     provider = ScriptedProvider(bad_then_good, repeat_last=True, sleep=clock.sleep)
     async with pipeline(tmp_path, clock=clock, provider=provider) as p:
         worker = MemoryWorker(clock=clock, idle_delay=300)

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from agent.model.llama import LlamaCppProvider
+from agent.model.llama_engine import PROMPT_CHUNK, render_prompt
 from agent.model.provider import (
     Message,
     ModelError,
@@ -220,3 +221,39 @@ async def test_closed_provider_refuses_and_close_is_idempotent(model_path: str) 
 def test_invalid_construction_names_the_key(kwargs: dict[str, int], key: str) -> None:
     with pytest.raises(ProviderConfigError, match=f"provider setting {key}="):
         LlamaCppProvider("/nowhere.gguf", **kwargs)  # type: ignore[arg-type]
+
+
+def _reference_completion(model_path: str, prompt: str, limit: int) -> str:
+    """llama-cpp-python's own greedy generation with a full from_json_schema grammar."""
+    import llama_cpp
+    from llama_cpp.llama_grammar import LlamaGrammar
+
+    # Prompt evaluated in the provider's chunk size, so both see bit-identical logits.
+    llm = llama_cpp.Llama(
+        model_path=model_path, n_ctx=1024, n_threads=1, n_batch=PROMPT_CHUNK, verbose=False
+    )
+    grammar = LlamaGrammar.from_json_schema(orjson.dumps(SCHEMA).decode(), verbose=False)
+    vocab = llama_cpp.llama_model_get_vocab(llm.model)
+    tokens = llm.tokenize(prompt.encode(), add_bos=True, special=True)
+    out: list[int] = []
+    for token in llm.generate(tokens, temp=0.0, grammar=grammar, reset=True):
+        if llama_cpp.llama_vocab_is_eog(vocab, token) or len(out) >= limit:
+            break
+        out.append(token)
+    text: str = llm.detokenize(out).decode("utf-8")
+    llm.close()
+    return text
+
+
+async def test_top_token_first_equals_full_grammar_greedy(model_path: str) -> None:
+    """The fast path picks exactly the token llama.cpp's full-vocabulary grammar would."""
+    fresh = LlamaCppProvider(model_path, n_ctx=1024, n_threads=1, max_prompt_tokens=512)
+    try:
+        generation = await fresh.generate(MESSAGES, schema=SCHEMA, max_output_tokens=40,
+                                          deadline_s=60)
+    finally:
+        await fresh.close()
+    prompt = render_prompt(MESSAGES, None, "", "")
+    expected = await asyncio.to_thread(_reference_completion, model_path, prompt, 40)
+    assert generation.text == expected
+    assert generation.picks_at_width.get(1, 0) > 0

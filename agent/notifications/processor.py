@@ -19,6 +19,7 @@ Logs carry ids, counts and codes only.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import sqlite3
@@ -46,7 +47,8 @@ from memory.records import IntentOp, MemoryIntent, MemoryRecord, SourceKind, Sou
 from memory.store import MemoryStore
 
 SCENARIO = "notifications"
-QUERY_CHARS = 400
+QUERY_CHARS = 200
+QUERY_WORDS = 12
 """How much of a notification's text is used to look up related memories."""
 
 _ATTEMPTS_DDL = (
@@ -199,11 +201,14 @@ class NotificationProcessor:
     ) -> list[MemoryIntent] | None:
         """Related recall, ONE model call, validation, intents (None: the answer is invalid)."""
         related: dict[int, dict[str, MemoryRecord]] = {}
-        for item in kept:
-            event = item.record.event
-            query = " ".join((event.title, event.subtitle, event.body))[:QUERY_CHARS]
-            records = await self._store.related(query, limit=self._related_limit) \
-                if self._related_limit else []
+        if self._related_limit:
+            # queued together: the store thread runs them back to back
+            found = await asyncio.gather(*(
+                self._store.related(_query(item), limit=self._related_limit) for item in kept
+            ))
+        else:
+            found = [[] for _ in kept]
+        for item, records in zip(kept, found, strict=True):
             related[item.context_id] = {r.memory_id: r for r in records}
         rejections = await self._store.recent_rejections()
         items_json = [_item_json(item) for item in kept]
@@ -340,6 +345,13 @@ class NotificationProcessor:
 
         await self._store.transaction(job)
         self._attempts_dirty = False
+
+
+def _query(item: _Item) -> str:
+    """The sender and the first words: enough to find memories about the same thing."""
+    event = item.record.event
+    words = " ".join((event.title, event.subtitle, event.body))[:QUERY_CHARS].split()
+    return " ".join(words[:QUERY_WORDS])
 
 
 def _item_json(item: _Item) -> dict[str, Any]:

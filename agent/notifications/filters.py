@@ -156,13 +156,17 @@ _VERIFY_WORDS = re.compile(
 _OTP_WORDS = re.compile(
     r"\b(?:otp|one[- ]time (?:pass(?:word|code)?|code|pin)|passcode|2fa|two[- ]factor"
     r"|security code|log ?in code|sign[- ]in code|auth(?:entication|orization)? code"
-    r"|access code|pin(?: code)?|tan|mtan|code d'accès|bestätigungscode|código)\b",
+    r"|access code|pin(?: code)?|tan|mtan|code d'accès|bestätigungscode|código"
+    r"|do not share|don't share|never share|not share (?:it|this)"
+    r"|to (?:confirm|approve|authori[sz]e|complete) (?:your|the|this) (?:transfer|payment"
+    r"|transaction|purchase|login|sign[- ]in))\b",
     re.IGNORECASE,
 )
 _CODE_PHRASE = re.compile(
     r"(?<!order )(?<!tracking )(?<!promo )(?<!discount )(?<!coupon )(?<!zip )(?<!postal )"
     r"(?<!area )(?<!gift )\bcode\b\s*(?:is|:|=)?\s*" + _CODE_TOKEN
-    + r"|" + _CODE_TOKEN + r"\s+is\s+your\b[^.\n]{0,40}\bcode\b",
+    + r"|" + _CODE_TOKEN + r"\s+is\s+your\b[^.\n]{0,40}\bcode\b"
+    + r"|\b(?:use|enter|type)\s+" + _CODE_TOKEN + r"\s+(?:to|for|as)\b",
     re.IGNORECASE,
 )
 

@@ -36,6 +36,9 @@ def ev(body: str, *, title: str = "", kind: str = "added", category: str = "") -
         ("", "483920 is your Instagram code", "otp"),
         ("Steam", "Your login code is 77E-9Q1", "otp"),
         ("", "Your one-time passcode is 12345678", "otp"),
+        ("Bank", "Use 771045 to confirm your transfer of 250.00 EUR. Do not share it.", "otp"),
+        ("", "Enter 402913 to approve the payment", "otp"),
+        ("Bank", "183204: approve your purchase? Never share this.", "otp"),
         ("Shop", "FLASH SALE! 40% off everything, use code SPRING at checkout", "marketing"),
         ("", "Last chance: deals end tonight. Don't miss our sale", "marketing"),
         ("", "Reply STOP to unsubscribe from these messages", "marketing"),
@@ -73,6 +76,8 @@ def test_noise_and_secrets_are_classified(title: str, body: str, reason: str) ->
         ("Bob", "Can you review PR 4821 before lunch?"),
         ("Shop", "Your order code is ready at the counter"),
         ("Bank", "Salary 4300 received"),
+        ("Anna", "Use 2 eggs for the cake, I'll bring 3 more"),
+        ("Gym", "Use locker 1204 for your bag today"),
     ],
 )
 def test_ordinary_notifications_pass(title: str, body: str) -> None:

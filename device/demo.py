@@ -64,10 +64,13 @@ async def _demo(root: Path, provider: str, events: list[Any]) -> dict[str, Any]:
 
     data: dict[str, Any] = {"provider": {"kind": provider}}
     if provider == "llama":
+        # Small batches and room for a whole answer: a base model writes long texts, and an
+        # answer cut at the token limit is rejected (and retried) rather than half-applied.
+        data["intake"] = {"batch_size": 4}
         data["provider"] = {
             "kind": "llama",
             "fallback": "none",
-            "max_output_tokens": 256,
+            "max_output_tokens": 320,
             "llama": {"model_path": "small", "n_ctx": 2048, "max_prompt_tokens": 1536},
         }
     config = parse_config(data)

@@ -126,6 +126,103 @@ def search(
     return [(record_from_row(row), -float(row[15])) for row in rows]
 
 
+RELATED_TERMS = 4
+"""At most this many of a text's rarest indexed terms drive a related-memory lookup."""
+
+RELATED_POSTINGS = 256
+"""Posting budget of a related-memory lookup: rarer terms are added while their summed
+document counts stay within it (see `related_search`)."""
+
+
+DF_CACHE_TERMS = 4096
+DF_CACHE_WRITES = 32
+"""Cached document counts are dropped after this many store write transactions."""
+
+
+class DocFreqCache:
+    """Per-term document counts for choosing a lookup's rarest terms (store thread only).
+
+    `memories_vocab.doc` walks a term's whole posting list, so it costs as much as
+    the postings it counts. The counts only choose which terms a related lookup
+    sends to FTS5 (what comes back is always a real, current FTS5 match ranked by
+    BM25), so slightly stale counts are fine: they are dropped after
+    DF_CACHE_WRITES write transactions or when DF_CACHE_TERMS terms are held.
+    """
+
+    def __init__(self) -> None:
+        self._dfs: dict[str, int] = {}
+        self._generation = -1
+
+    def lookup(
+        self, conn: sqlite3.Connection, terms: Collection[str], generation: int
+    ) -> dict[str, int]:
+        if generation - self._generation >= DF_CACHE_WRITES or len(self._dfs) > DF_CACHE_TERMS:
+            self._dfs.clear()
+            self._generation = generation
+        missing = [t for t in terms if t not in self._dfs]
+        for start in range(0, len(missing), 256):
+            chunk = missing[start:start + 256]
+            found = _doc_freqs(conn, chunk)
+            for term in chunk:
+                self._dfs[term] = found.get(term, 0)
+        return self._dfs
+
+
+def related_search(
+    conn: sqlite3.Connection,
+    terms: Sequence[str],
+    *,
+    now_us: int,
+    tiers: Collection[Tier],
+    limit: int,
+    max_terms: int = RELATED_TERMS,
+    dfs: dict[str, int] | None = None,
+) -> list[MemoryRecord]:
+    """Top `limit` live records for the rarest few of `terms` that are indexed.
+
+    A bounded lookup for context (the related memories shown next to a
+    notification), cheaper than `search`: terms no live memory holds are dropped
+    without a MATCH (no terms left: no query at all); the rarest terms form a
+    BM25 OR query while their summed document counts fit RELATED_POSTINGS (at
+    most `max_terms`). When even the rarest term is more common than that, the
+    two rarest must both occur (AND). So the cost follows a bounded number of
+    postings, not the text's most common words or the corpus size. `dfs`: document
+    counts to choose by (e.g. from a `DocFreqCache`); looked up when None.
+    """
+    tier_values = sorted({Tier(t).value for t in tiers})
+    if not terms or not tier_values or limit <= 0:
+        return []
+    if dfs is None:
+        dfs = _doc_freqs(conn, terms)
+    present = sorted((t for t in terms if dfs.get(t, 0) > 0), key=lambda t: dfs[t])
+    if not present:
+        return []
+    chosen = present[:1]
+    postings = dfs[present[0]]
+    for term in present[1:max_terms]:
+        postings += dfs[term]
+        if postings > RELATED_POSTINGS:
+            break
+        chosen.append(term)
+    if dfs[present[0]] > RELATED_POSTINGS and len(present) > 1:
+        expression = f"{match_expression(present[:1])} AND {match_expression(present[1:2])}"
+    else:
+        expression = match_expression(chosen)
+    marks = ", ".join("?" for _ in tier_values)
+    cols = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
+    sql = (
+        f"SELECT {cols} FROM memories_fts "
+        "JOIN memories AS m ON m.rowid = memories_fts.rowid "
+        f"WHERE memories_fts MATCH ? AND m.status = 'active' AND m.tier IN ({marks}) "
+        "AND (m.expires_us IS NULL OR m.expires_us > ?) "
+        "ORDER BY bm25(memories_fts) LIMIT ?"
+    )
+    rows = conn.execute(
+        sql, (expression, *tier_values, now_us, limit)
+    ).fetchall()
+    return [record_from_row(row) for row in rows]
+
+
 def token_similarity(a: str, b: str) -> float:
     """Jaccard similarity of the searchable words of two texts (0..1)."""
     left, right = set(query_terms(a)), set(query_terms(b))

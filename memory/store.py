@@ -28,7 +28,7 @@ from memory import maintenance, owner
 from memory.connection import SqliteThread
 from memory.database import open_database
 from memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
-from memory.recall import DenseLeg, fuse, query_terms, search
+from memory.recall import DenseLeg, DocFreqCache, fuse, query_terms, related_search, search
 from memory.records import (
     DEVICE_KINDS,
     PERSONAL_KINDS,
@@ -137,6 +137,8 @@ class MemoryStore:
         self._ttls = (temporary_ttl, long_term_ttl)
         self._dense = dense
         self._state = _State.OPEN
+        self._writes = 0  # write transactions queued so far (ages the df cache)
+        self._dfs = DocFreqCache()  # used on the store thread only
 
     @classmethod
     async def open(
@@ -192,6 +194,7 @@ class MemoryStore:
         Any exception rolls back and propagates. `fn` must not commit, roll back
         or start transactions itself, and must not touch the event loop.
         """
+        self._writes += 1
         return await self._worker.run(_write(fn))
 
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -289,6 +292,42 @@ class MemoryStore:
             return []
         return [hit.record for hit in await self.recall(text, limit=limit, tiers=tiers)]
 
+    async def related_many(
+        self,
+        texts: Sequence[str],
+        *,
+        limit: int = 5,
+        tiers: Collection[Tier] = PERSONAL_TIERS,
+    ) -> list[list[MemoryRecord]]:
+        """Related records for each of `texts`, in order, in ONE store-thread job.
+
+        Each lookup uses the text's rarest few indexed terms (`memory.recall.
+        related_search`): bounded context for a batch, cheaper than `recall`. A
+        text without words gets []. With a dense leg set, each text goes through
+        `related` instead. Cancellation: see the module docstring (read only).
+        """
+        _check_limit(limit)
+        limit = min(limit, RECALL_LIMIT_MAX)
+        if self._dense is not None:
+            return [await self.related(t, limit=limit, tiers=tiers) for t in texts]
+        wanted = owner.coerce_tiers(tiers)
+        term_lists = [query_terms(t) for t in texts]
+        if not any(term_lists):
+            return [[] for _ in term_lists]
+        now_us = to_us(self.now())
+        generation = self._writes
+        cache = self._dfs
+
+        def job(conn: sqlite3.Connection) -> list[list[MemoryRecord]]:
+            dfs = cache.lookup(conn, {t for terms in term_lists for t in terms}, generation)
+            return [
+                related_search(conn, terms, now_us=now_us, tiers=wanted, limit=limit, dfs=dfs)
+                if terms else []
+                for terms in term_lists
+            ]
+
+        return await self.read(job)
+
     # -- agent and owner ---------------------------------------------------------------
 
     async def save_memory(
@@ -338,6 +377,16 @@ class MemoryStore:
         """The 8 newest rejected texts (180 chars each, 1600 in all), newest first."""
         return await self.read(owner.recent_rejections)
 
+    async def rejected_many(self, texts: Sequence[str]) -> list[bool]:
+        """`is_rejected` for each of `texts`, in order, in one store-thread job."""
+        from memory.records import normalize_text
+        from memory.rows import is_rejected_norm
+
+        norms = [normalize_text(t) if isinstance(t, str) else "" for t in texts]
+        if not norms:
+            return []
+        return await self.read(lambda conn: [is_rejected_norm(conn, n) for n in norms])
+
     async def is_rejected(self, text: str) -> bool:
         from memory.records import normalize_text
         from memory.rows import is_rejected_norm
@@ -378,6 +427,7 @@ class MemoryStore:
             maintenance.compact(conn)
             return CleanupStats(removed, max(0, before - maintenance.database_bytes(conn)))
 
+        self._writes += 1
         return await self._worker.run(job)
 
     async def stats(self) -> dict[str, int]:

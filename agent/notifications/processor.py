@@ -19,7 +19,6 @@ Logs carry ids, counts and codes only.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import sqlite3
@@ -201,13 +200,12 @@ class NotificationProcessor:
     ) -> list[MemoryIntent] | None:
         """Related recall, ONE model call, validation, intents (None: the answer is invalid)."""
         related: dict[int, dict[str, MemoryRecord]] = {}
+        found: list[list[MemoryRecord]] = [[] for _ in kept]
         if self._related_limit:
-            # queued together: the store thread runs them back to back
-            found = await asyncio.gather(*(
-                self._store.related(_query(item), limit=self._related_limit) for item in kept
-            ))
-        else:
-            found = [[] for _ in kept]
+            # one store-thread job for the whole batch (rarest terms of each query)
+            found = await self._store.related_many(
+                [_query(item) for item in kept], limit=self._related_limit
+            )
         for item, records in zip(kept, found, strict=True):
             related[item.context_id] = {r.memory_id: r for r in records}
         rejections = await self._store.recent_rejections()
@@ -248,10 +246,13 @@ class NotificationProcessor:
     ) -> list[MemoryIntent]:
         intents: list[MemoryIntent] = []
         targeted: set[str] = set()
+        texts = [p.text for p in accepted.values() if p.action != "ignore" and p.text is not None]
+        rejected = dict(zip(texts, await self._store.rejected_many(texts), strict=True)) \
+            if texts else {}
         for cid, proposal in accepted.items():
             if proposal.action == "ignore":
                 continue
-            if proposal.text is not None and await self._store.is_rejected(proposal.text):
+            if proposal.text is not None and rejected[proposal.text]:
                 report.rejected["rejected_by_owner"] += 1
                 continue
             sources = tuple(

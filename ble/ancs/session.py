@@ -145,6 +145,10 @@ class AncsSession:
         self._progress = asyncio.Event()
         self._subscribed = asyncio.Event()
 
+    @property
+    def link(self) -> PhoneLink:
+        return self._link
+
     # -- link callbacks (synchronous, never block) ---------------------------------
 
     def on_notification_source(self, data: bytes) -> None:

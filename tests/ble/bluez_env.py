@@ -1,0 +1,81 @@
+"""A private dbus-daemon with bluezoo (mocked BlueZ) for the `bluez` tests.
+
+bluezoo is GPL-2.0-only: it runs as a separate process and is a test dependency
+only. Skips with a reason when dbus-daemon or bluezoo is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+WEARABLE = "00:AA:00:00:00:01"  # hci0
+PHONE = "00:BB:00:00:00:02"  # hci1
+
+
+@dataclass
+class BluezEnv:
+    address: str
+
+
+def _bluezoo() -> str | None:
+    candidate = Path(sys.executable).with_name("bluezoo")
+    return str(candidate) if candidate.exists() else shutil.which("bluezoo")
+
+
+@pytest.fixture
+def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[BluezEnv]:
+    daemon = shutil.which("dbus-daemon")
+    if daemon is None:
+        pytest.skip("dbus-daemon is missing (apt-get install dbus-daemon); .ci/run installs it")
+    bluezoo = _bluezoo()
+    if bluezoo is None:
+        pytest.skip("bluezoo is missing (pip install bluezoo; test-only, GPL)")
+    socket = tmp_path / "bus"
+    address = f"unix:path={socket}"
+    bus = subprocess.Popen(
+        [daemon, "--config-file=/usr/share/dbus-1/session.conf", "--nofork",
+         f"--address={address}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    procs = [bus]
+    try:
+        for _ in range(500):
+            if socket.exists():
+                break
+            time.sleep(0.01)
+        env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address)
+        zoo = subprocess.Popen(
+            [bluezoo, "--auto-enable", "--scan-interval", "1", "-a", WEARABLE, "-a", PHONE, "-q"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        procs.append(zoo)
+        for _ in range(500):
+            probe = subprocess.run(
+                ["dbus-send", f"--bus={address}", "--print-reply", "--dest=org.bluez",
+                 "/org/bluez/hci1", "org.freedesktop.DBus.Properties.Get",
+                 "string:org.bluez.Adapter1", "string:Powered"],
+                capture_output=True, check=False,
+            ) if shutil.which("dbus-send") else None
+            if probe is None or probe.returncode == 0:
+                break
+            time.sleep(0.02)
+        time.sleep(0.5)  # let bluezoo finish powering both adapters
+        monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", address)
+        yield BluezEnv(address)
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

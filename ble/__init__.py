@@ -1,5 +1,31 @@
-"""Phone -> wearable link: normalized events and the bounded event ring."""
+"""Phone -> wearable link: normalized events, the bounded event ring, ANCS and the
+Android companion protocol over the `PhoneLink` seam.
 
+Nothing here imports bleak, bumble or dbus-fast: the bleak link
+(`ble.bleak_link`), advertising (`ble.advertising`) and the bumble emulators
+(`ble.emulator.bumble_*`) import them when they are imported themselves.
+"""
+
+from ble.ancs.codec import (
+    ANCS_SERVICE_UUID,
+    AncsCodecError,
+    AncsCommandError,
+    NotificationSourcePacket,
+    parse_notification_source,
+)
+from ble.ancs.normalize import AncsContentIndex
+from ble.ancs.reassembler import AttributeRequest, AttributeResponse, DataSourceReassembler
+from ble.ancs.session import AncsSession, AncsSessionStats
+from ble.android.protocol import COMPANION_SERVICE_UUID, AndroidCodecError, FrameAssembler
+from ble.android.session import AndroidSession, AndroidSessionStats
+from ble.emulator.replay import ReplayStats, replay_over_ancs
+from ble.errors import (
+    AttWriteError,
+    CodecError,
+    CommandTimeoutError,
+    LinkClosedError,
+    PhoneLinkError,
+)
 from ble.events import (
     BODY_LIMIT_BYTES,
     EventKind,
@@ -8,17 +34,44 @@ from ble.events import (
     format_rfc3339,
     parse_rfc3339,
 )
+from ble.link import FakePhoneLink, NotifyCallback, PhoneLink
 from ble.ring import EventRing, RingEntry, RingRead, RingStatistics
 
 __all__ = [
+    "ANCS_SERVICE_UUID",
     "BODY_LIMIT_BYTES",
+    "COMPANION_SERVICE_UUID",
+    "AncsCodecError",
+    "AncsCommandError",
+    "AncsContentIndex",
+    "AncsSession",
+    "AncsSessionStats",
+    "AndroidCodecError",
+    "AndroidSession",
+    "AndroidSessionStats",
+    "AttWriteError",
+    "AttributeRequest",
+    "AttributeResponse",
+    "CodecError",
+    "CommandTimeoutError",
+    "DataSourceReassembler",
     "EventKind",
     "EventRing",
+    "FakePhoneLink",
+    "FrameAssembler",
     "InvalidEventError",
+    "LinkClosedError",
     "NotificationEvent",
+    "NotificationSourcePacket",
+    "NotifyCallback",
+    "PhoneLink",
+    "PhoneLinkError",
+    "ReplayStats",
     "RingEntry",
     "RingRead",
     "RingStatistics",
     "format_rfc3339",
+    "parse_notification_source",
     "parse_rfc3339",
+    "replay_over_ancs",
 ]

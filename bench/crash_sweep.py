@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.notifications_context.powerloss import InvariantError, sweep  # noqa: E402
+from tests.notifications_context.powerloss import InvariantError, sweep
 
 
 async def run(images: int, seeds: int) -> int:

@@ -28,8 +28,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from agent.notifications.processor import NotificationProcessor
-
 from agent.episodes.processor import EpisodeProcessor
 from agent.episodes.recorder import EpisodeRecorder, RecordResult
 from agent.model.merge import MemoryMergeEngine
@@ -37,6 +35,8 @@ from agent.model.provider import ModelProvider
 from agent.notifications.context import NotificationContext
 from agent.notifications.context_state import StoreMemoryCursor
 from agent.notifications.context_types import ConsumeResult
+from agent.notifications.processor import NotificationProcessor
+from agent.processor import Processor
 from agent.report import RoundReport
 from agent.storage_maintenance import (
     NotificationShardCleaner,
@@ -75,9 +75,8 @@ class RuntimeStateError(DeviceError):
 
 def scenario_fallbacks() -> dict[str, Any]:
     """The deterministic provider's fallback per scenario (the seed's no-model path)."""
-    from agent.notifications.fallback import notification_fallback
-
     from agent.episodes.fallback import episode_fallback
+    from agent.notifications.fallback import notification_fallback
     from agent.sweep.fallback import sweep_fallback
 
     return {
@@ -239,7 +238,7 @@ class Runtime:
             max_days_per_run=sw.max_days_per_run, max_candidates=sw.max_candidates,
             max_writes=sw.max_writes,
         )
-        self.processors = [
+        self.processors: list[Processor] = [
             StorageMaintenanceProcessor(self.monitor),
             self.episodes,
             self.notifications,

@@ -6,6 +6,11 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
+from enum import Enum
+from functools import lru_cache
+from typing import TypeVar
+
+import orjson
 
 from memory.records import (
     Authority,
@@ -45,29 +50,48 @@ def sources_to_json(sources: Iterable[SourceRef]) -> str:
     return json.dumps([s.to_str() for s in sources], separators=(",", ":"))
 
 
+@lru_cache(maxsize=4096)
 def sources_from_json(text: str) -> tuple[SourceRef, ...]:
-    return tuple(SourceRef.parse(item) for item in json.loads(text))
+    """Decoded source list; memoized (the tuple of frozen refs is immutable, so shared)."""
+    return tuple(SourceRef.parse(item) for item in orjson.loads(text))
+
+
+E = TypeVar("E", bound=Enum)
+
+
+def _members(enum: type[E]) -> dict[object, E]:
+    return {member.value: member for member in enum}
+
+
+_TIERS, _KINDS = _members(Tier), _members(Kind)
+_AUTHORITIES, _STATUSES = _members(Authority), _members(Status)
+
+
+def _member(table: dict[object, E], enum: type[E], value: object) -> E:
+    member = table.get(value)
+    return enum(value) if member is None else member  # enum() raises the usual ValueError
 
 
 def record_from_row(row: sqlite3.Row | tuple[object, ...]) -> MemoryRecord:
+    """Decode one row of `COLUMNS` (dict lookups for the enums, memoized sources)."""
     (memory_id, revision, tier, kind, text, authority, sources, created_us, updated_us,
      expires_us, reinforced, status, subject, superseded_by, auto) = tuple(row)[:15]
     return MemoryRecord(
-        memory_id=str(memory_id),
-        revision=int(revision),  # type: ignore[call-overload]
-        tier=Tier(tier),
-        kind=Kind(kind),
-        text=str(text),
-        authority=Authority(authority),
-        sources=sources_from_json(str(sources)),
-        created_at=from_us(int(created_us)),  # type: ignore[call-overload]
-        updated_at=from_us(int(updated_us)),  # type: ignore[call-overload]
-        expires_at=None if expires_us is None else from_us(int(expires_us)),  # type: ignore[call-overload]
-        reinforced=int(reinforced),  # type: ignore[call-overload]
-        status=Status(status),
-        subject=None if subject is None else str(subject),
-        superseded_by=None if superseded_by is None else str(superseded_by),
-        auto=bool(auto),
+        str(memory_id),
+        int(revision),  # type: ignore[call-overload]
+        _member(_TIERS, Tier, tier),
+        _member(_KINDS, Kind, kind),
+        str(text),
+        _member(_AUTHORITIES, Authority, authority),
+        sources_from_json(str(sources)),
+        EPOCH + timedelta(microseconds=created_us),  # type: ignore[arg-type]
+        EPOCH + timedelta(microseconds=updated_us),  # type: ignore[arg-type]
+        None if expires_us is None else EPOCH + timedelta(microseconds=expires_us),  # type: ignore[arg-type]
+        int(reinforced),  # type: ignore[call-overload]
+        _member(_STATUSES, Status, status),
+        None if subject is None else str(subject),
+        None if superseded_by is None else str(superseded_by),
+        bool(auto),
     )
 
 

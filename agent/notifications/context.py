@@ -17,6 +17,10 @@ batches, a state ahead of the log - are written to `state.json` before the
 action they describe, so a crash can repeat a gap (de-duplicated) but never lose
 one.
 
+`read_pending` serves the records `consume` itself just made durable from a small
+in-memory window (`RECENT_MAX`) when they continue the memory cursor exactly; any
+recovery empties the window, and a miss reads the log.
+
 Blocking I/O runs in worker threads (`asyncio.to_thread`). Cancellation: a
 cancelled call waits for its in-flight file operation to finish (a thread
 cannot be stopped), keeps its effect (cursors then match the disk) and re-raises
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
@@ -47,7 +52,7 @@ from agent.notifications.context_types import (
     NotificationRecord,
     SourceCursor,
 )
-from ble.events import format_rfc3339
+from ble.events import format_rfc3339, parse_rfc3339
 from ble.ring import EventRing
 from core.clock import Clock, SystemClock
 from core.errors import CompanionMemoryError
@@ -56,6 +61,9 @@ from storage.fs import FileSystem, RealFileSystem, StorageIOError
 from storage.jsonl_log import JsonlLog, RecoveryReport
 
 T = TypeVar("T")
+
+RECENT_MAX = 1000
+"""Records kept after `consume` so `read_pending` needs no log read (oldest dropped)."""
 _HOLE_KINDS = ("corrupt_record", "cursor_ahead")
 
 
@@ -91,6 +99,8 @@ class NotificationContext:
         self.last_recovery: RecoveryReport | None = None
         self._pending_seen: tuple[int, tuple[tuple[int, str, int], ...]] | None = None
         """(memory cursor, record keys) of the last read_pending: commit verifies against it."""
+        self._recent: dict[int, NotificationRecord] = {}
+        """The last records consume appended (contiguous ids); emptied by any recovery."""
 
     @classmethod
     async def open(
@@ -160,6 +170,7 @@ class NotificationContext:
                 ))
 
         self._pending_seen = None  # a recovery may cut what read_pending returned
+        self._recent = {}  # ... and what consume appended
         self.last_recovery = self._log.recover(before_repair=record)
         if not self._state.exists():
             self._state.update(version=1)
@@ -241,6 +252,7 @@ class NotificationContext:
             )
             now = self._clock.now().astimezone(UTC)
             received = format_rfc3339(now)
+            received_at = parse_rfc3339(received, "received_at")  # as read back from the log
             first_id = self._last_context_id + 1
             lines: list[dict[str, Any]] = [
                 {
@@ -262,7 +274,42 @@ class NotificationContext:
                 self._source = SourceCursor(generation, read.next_after)
 
             await self._blocking(work)
+            if lines:
+                self._remember(first_id, generation, received_at, read.entries)
             return ConsumeResult(len(lines), read.lost, False)
+
+    def _remember(
+        self, first_id: int, generation: str, received_at: datetime, entries: Sequence[Any]
+    ) -> None:
+        """Keep the records just appended, exactly as `NotificationRecord.from_line`
+        would read them back (UTC times), for `read_pending`."""
+        recent = self._recent
+        if recent and next(reversed(recent)) != first_id - 1:
+            recent.clear()  # keep the window contiguous
+        for i, entry in enumerate(entries):
+            event = entry.event
+            if event.posted_at.tzinfo is not UTC:
+                event = dataclasses.replace(event, posted_at=event.posted_at.astimezone(UTC))
+            recent[first_id + i] = NotificationRecord(
+                first_id + i, generation, entry.seq, received_at, event
+            )
+        while len(recent) > RECENT_MAX:
+            del recent[next(iter(recent))]
+
+    def _recent_after(self, after: int, limit: int) -> list[NotificationRecord] | None:
+        """Up to `limit` records after `after` from the window, or None (read the log)."""
+        recent = self._recent
+        while recent:
+            oldest = next(iter(recent))
+            if oldest > after:
+                break
+            del recent[oldest]  # processed: never served again
+        if after + 1 not in recent or self._log.needs_recovery:
+            return None
+        end = min(after + limit, self._last_context_id)
+        if end not in recent:
+            return None  # the window ends before what the log holds: read the log
+        return [recent[cid] for cid in range(after + 1, end + 1)]
 
     def set_intake_enabled(self, enabled: bool) -> None:
         """Storage levels: when off, consume() persists nothing and the source cursor
@@ -292,6 +339,12 @@ class NotificationContext:
         async with self._lock:
             self._check_open()
             after = self._memory_cursor
+            records = self._recent_after(after, limit)
+            if records is not None:
+                self._pending_seen = (
+                    after, tuple((r.context_id, r.ring_generation, r.ring_seq) for r in records)
+                )
+                return records
 
             def work() -> list[dict[str, Any]]:
                 self._ready_sync()
@@ -469,7 +522,9 @@ class NotificationContext:
 
     async def pending_count(self) -> int:
         """Readable records after the memory cursor (known holes excluded)."""
-        gaps = await self.gaps()
+        gaps = self._state.cached_gaps()  # no thread hop when the state is in memory
+        if gaps is None:
+            gaps = await self.gaps()
         low, high = self._memory_cursor, self._last_context_id
         holes = 0
         for gap in gaps:

@@ -80,6 +80,18 @@ class ContextState:
         with self._lock:
             return [Gap.from_dict(g) for g in self._current().get("gaps", [])]
 
+    def cached_gaps(self) -> list[Gap] | None:
+        """The gaps without any I/O (safe on the event loop), or None when the file
+        must be (re)read or another thread holds the lock right now."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            if self._stale:
+                return None
+            return [Gap.from_dict(g) for g in self._data.get("gaps", [])]
+        finally:
+            self._lock.release()
+
     def add_gap(self, gap: Gap, **changes: Any) -> Gap:
         """Record `gap` unless the same gap (kind, first, last, ref) is already there."""
         with self._lock:

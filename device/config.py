@@ -85,6 +85,21 @@ class StorageConfig:
                                   doc="daemon status refresh between rounds")
 
 
+LINK_KINDS = ("none", "ancs", "android")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkConfig:
+    kind: str = _opt("none", choices=LINK_KINDS,
+                     doc="phone link: ancs = iPhone, android = the companion app")
+    address: str = _opt("", doc="phone's BLE address; empty = the phone that connected to us")
+    adapter: str = _opt("", doc="BlueZ adapter, e.g. hci0; empty = bleak's choice")
+    advertise: bool = _opt(True, doc="advertise the ANCS solicitation (ancs only)")
+    local_name: str = _opt("companion", doc="advertised name")
+    backoff_initial_s: float = _opt(1.0, low=0.1, high=3600.0, doc="first reconnect delay")
+    backoff_max_s: float = _opt(60.0, low=0.1, high=86_400.0, doc="longest reconnect delay")
+
+
 @dataclass(frozen=True, slots=True)
 class LlamaConfig:
     model_path: str = _opt("", doc="GGUF file; 'small' = the bundled gemma3-270m test model")
@@ -125,6 +140,7 @@ class Config:
     sweep: SweepConfig = field(default_factory=SweepConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     provider: ProviderConfig = field(default_factory=ProviderConfig)
+    link: LinkConfig = field(default_factory=LinkConfig)
     source: str | None = field(default=None, metadata={"internal": True})
     """The file it came from (None: defaults only). Not a TOML key."""
 
@@ -230,6 +246,12 @@ def _cross_check(config: Config) -> None:
         raise ConfigError(
             f"provider.fallback = {p.fallback!r} names the provider itself; use 'none' or "
             "another kind", key="provider.fallback",
+        )
+    link = config.link
+    if link.backoff_initial_s > link.backoff_max_s:
+        raise ConfigError(
+            f"link.backoff_initial_s = {link.backoff_initial_s} must not exceed "
+            f"link.backoff_max_s ({link.backoff_max_s})", key="link.backoff_initial_s",
         )
     if p.llama.max_prompt_tokens >= p.llama.n_ctx:
         raise ConfigError(

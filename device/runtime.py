@@ -51,6 +51,7 @@ from ble.ring import EventRing
 from core.clock import Clock, SystemClock
 from device.config import Config
 from device.errors import DeviceError
+from device.link import Connect, PhoneLinkService
 from device.root import prepare_root
 from memory.records import Authority, Kind, MemoryRecord, SourceRef, Tier
 from memory.store import MemoryStore, RecallHit, SaveResult
@@ -124,6 +125,8 @@ class Runtime:
         provider: ModelProvider | None = None,
         probe: DiskProbe | None = None,
         start_worker: bool = True,
+        start_link: bool = True,
+        link_connect: Connect | None = None,
     ) -> None:
         self.config = config or Config()
         self.root = Path(root).expanduser().absolute()
@@ -132,6 +135,9 @@ class Runtime:
         self._provider_override = provider
         self._probe = probe
         self._start_worker = start_worker
+        self._start_link = start_link
+        self._link_connect = link_connect
+        self.link: PhoneLinkService | None = None
         self._state = RuntimeState.UNOPENED
         self._stack: AsyncExitStack | None = None
         self._close_lock = asyncio.Lock()
@@ -192,6 +198,13 @@ class Runtime:
                 if self._start_worker:
                     await self.worker.start()
                     stack.push_async_callback(self.worker.stop)
+                if self._start_link and cfg.link.kind != "none":
+                    self.link = PhoneLinkService(
+                        cfg.link, self.ring, zone=cfg.sweep.zone, clock=self.clock,
+                        connect=self._link_connect,
+                    )
+                    await self.link.start()
+                    stack.push_async_callback(self.link.stop)
                 self._stack = stack.pop_all()
         except BaseException:
             self._state = RuntimeState.CLOSED
@@ -369,6 +382,7 @@ class Runtime:
         return {
             "root": str(self.root),
             "storage": self.monitor.status(),
+            "link": self.link.status() if self.link is not None else {"kind": "none"},
             "notifications": await self.context.status(),
             "pending": await self.context.pending_count(),
             "gaps": {"count": len(gaps), "recent": [g.to_dict() for g in gaps[-5:]]},

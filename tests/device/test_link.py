@@ -1,0 +1,154 @@
+"""The runtime runs the configured phone link: notifications from an emulated iPhone
+reach the ring, the log and memory; a dropped link is reconnected with de-duplication."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ble.ancs.codec import NOTIFICATION_SOURCE_UUID
+from ble.emulator.fake_iphone import FakeIphoneLink
+from ble.emulator.iphone_model import AncsPhoneModel
+from ble.errors import PhoneLinkError
+from ble.link import PhoneLink
+from device.config import Config, parse_config
+from device.errors import ConfigError
+from device.runtime import Runtime
+
+
+class Phone:
+    """One emulated iPhone; each connect() is a new subscription (fresh UIDs, PreExisting)."""
+
+    def __init__(self, fail_first: int = 0) -> None:
+        self.model = AncsPhoneModel(app_names={"net.whatsapp.WhatsApp": "WhatsApp"})
+        self.links: list[FakeIphoneLink] = []
+        self.fail_first = fail_first
+        self.attempts = 0
+
+    async def connect(self) -> PhoneLink:
+        self.attempts += 1
+        if self.attempts <= self.fail_first:
+            raise PhoneLinkError("no phone yet", code="phone_not_found")
+        if self.links:
+            self.model.renumber()
+        link = FakeIphoneLink(self.model, mtu=23)
+        self.links.append(link)
+        asyncio.get_running_loop().create_task(self._after_subscribe(link))
+        return link
+
+    async def _after_subscribe(self, link: FakeIphoneLink) -> None:
+        await wait_for(lambda: NOTIFICATION_SOURCE_UUID.lower() in link.subscribed)
+        for packet in self.model.pre_existing_packets():
+            link.send_source(packet)
+
+
+async def wait_for(predicate: Callable[[], bool]) -> None:
+    """Poll `predicate` for up to 5 s (the fake link has no events to wait on)."""
+    for _ in range(1000):
+        if predicate():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("condition not reached within 5 s")
+
+
+def link_config(**link: object) -> Config:
+    """Parsed outside the event loop: checking the zone reads tzdata files."""
+    return parse_config({
+        "link": {"kind": "ancs", "advertise": False, "backoff_initial_s": 0.1,
+                 "backoff_max_s": 0.2, **link},
+        "sweep": {"zone": "Europe/Berlin"},
+    })
+
+
+@pytest.fixture
+def ancs_config() -> Config:
+    return link_config()
+
+
+@pytest.fixture
+def advertising_config() -> Config:
+    return link_config(advertise=True)
+
+
+@pytest.fixture
+def default_config() -> Config:
+    return parse_config({})
+
+
+async def test_runtime_serves_an_iphone_and_reconnects_without_duplicates(
+    tmp_path: Path, ancs_config: Config
+) -> None:
+    phone = Phone(fail_first=2)
+    async with Runtime(ancs_config, root=tmp_path, start_worker=False,
+                       link_connect=phone.connect) as runtime:
+        await wait_for(lambda: bool(phone.links))
+        link = phone.links[0]
+        await wait_for(lambda: NOTIFICATION_SOURCE_UUID.lower() in link.subscribed)
+        _, packet = phone.model.add(
+            "net.whatsapp.WhatsApp", title="Anna", message="Dinner Saturday at 7?",
+            date="20260314T183000",
+        )
+        link.send_source(packet)
+        await wait_for(lambda: runtime.ring.statistics().published == 1)
+        status = await runtime.status()
+        assert status["link"]["kind"] == "ancs" and status["link"]["connected"]
+        assert status["link"]["connect_failures"] == {"phone_not_found": 2}
+        # The phone goes away and comes back: it re-sends the notification as PreExisting
+        # under a new UID; the ring gets no duplicate.
+        link.drop()
+        await wait_for(lambda: len(phone.links) == 2 and phone.links[1].writes != [])
+        await asyncio.sleep(0.05)
+        assert runtime.ring.statistics().published == 1
+        report = await runtime.run_once()
+        notes = report.report_for("notifications")
+        assert notes is not None and notes.consumed == 1 and notes.applied == 1
+        hits = await runtime.recall_memory("dinner Saturday")
+        assert len(hits) == 1
+        records = await runtime.context.read_processed_between(
+            hits[0].record.created_at.replace(year=2000), hits[0].record.created_at.replace(
+                year=2100), 10)
+        assert records[0].event.app_id == "net.whatsapp.WhatsApp"
+        assert records[0].event.posted_at.isoformat() == "2026-03-14T17:30:00+00:00"
+    assert runtime.link is not None
+    assert runtime.link.status()["sessions"] >= 1
+
+
+async def test_link_none_starts_nothing(tmp_path: Path, default_config: Config) -> None:
+    async with Runtime(default_config, root=tmp_path, start_worker=False) as runtime:
+        assert runtime.link is None
+        assert (await runtime.status())["link"] == {"kind": "none"}
+
+
+def test_link_config_errors_name_the_key() -> None:
+    with pytest.raises(ConfigError, match=r"link\.kind"):
+        parse_config({"link": {"kind": "zigbee"}})
+    with pytest.raises(ConfigError, match=r"link\.backoff_initial_s = 30.0 must not exceed"):
+        parse_config({"link": {"backoff_initial_s": 30.0, "backoff_max_s": 10.0}})
+
+
+async def test_advertising_failure_is_reported_not_fatal(
+    tmp_path: Path, advertising_config: Config
+) -> None:
+    class RefusingAdvertiser:
+        async def start(self) -> None:
+            raise PhoneLinkError("BlueZ refused", code="advertising_failed")
+
+        async def stop(self) -> None:
+            raise AssertionError("never registered, never stopped")
+
+    from device.link import PhoneLinkService
+
+    phone = Phone()
+    runtime = Runtime(advertising_config, root=tmp_path, start_worker=False, start_link=False)
+    async with runtime:
+        service = PhoneLinkService(
+            runtime.config.link, runtime.ring, zone="UTC", clock=runtime.clock,
+            connect=phone.connect, advertiser=RefusingAdvertiser(),
+        )
+        await service.start()
+        await wait_for(lambda: bool(phone.links))
+        assert service.status()["advertising"] == "failed:advertising_failed"
+        await service.stop()

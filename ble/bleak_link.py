@@ -208,8 +208,9 @@ class PhoneLinkRunner:
 
     `connect()` returns a new `PhoneLink` each time (a fresh client per
     connection); `serve(link)` runs one session (e.g. `AncsSession(link, ...).run()`).
-    Errors of one attempt are counted and logged by code; cancellation of
-    `run()` closes the current link and returns.
+    Errors of one attempt are counted and logged by code. `stop()` makes `run()`
+    close the current link and return; cancelling `run()` closes the current link
+    and propagates the cancellation.
     """
 
     def __init__(
@@ -229,22 +230,54 @@ class PhoneLinkRunner:
         self.sessions = 0
         self.failures: dict[str, int] = {}
         self.link: PhoneLink | None = None
+        self._stopping = False
+        self._task: asyncio.Task[Any] | None = None
+
+    def stop(self) -> None:
+        """End `run()` promptly: the current connect, session or back-off is interrupted."""
+        self._stopping = True
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
 
     async def run(self, *, max_sessions: int | None = None) -> None:
+        """Returns after `max_sessions` sessions (None: never) or on `stop()`."""
+        if self._stopping:
+            return
+        self._task = asyncio.current_task()
+        try:
+            await self._loop(max_sessions)
+        except asyncio.CancelledError:
+            if not self._stopping or self._task is None:
+                raise
+            self._task.uncancel()
+        finally:
+            self._task = None
+
+    async def _loop(self, max_sessions: int | None) -> None:
         delay = self._backoff.initial
         while max_sessions is None or self.sessions < max_sessions:
             try:
                 self.link = await self._connect()
             except PhoneLinkError as exc:
-                self.failures[exc.code] = self.failures.get(exc.code, 0) + 1
-                self._log.info("phone connect failed (%s); retry in %.1f s", exc.code, delay)
+                self._count(exc, "connect", delay)
                 await self._clock.sleep(delay)
                 delay = min(delay * 2, self._backoff.maximum)
                 continue
             try:
                 await self._serve(self.link)
+            except PhoneLinkError as exc:  # e.g. the link dropped while subscribing
+                self._count(exc, "session", delay)
+                await self.link.close()
+                await self._clock.sleep(delay)
+                delay = min(delay * 2, self._backoff.maximum)
+                continue
             finally:
                 await self.link.close()
             self.sessions += 1
             delay = self._backoff.initial
-            await self._clock.sleep(delay)
+            if max_sessions is None or self.sessions < max_sessions:
+                await self._clock.sleep(delay)
+
+    def _count(self, exc: PhoneLinkError, what: str, delay: float) -> None:
+        self.failures[exc.code] = self.failures.get(exc.code, 0) + 1
+        self._log.info("phone %s failed (%s); retry in %.1f s", what, exc.code, delay)

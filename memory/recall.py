@@ -12,6 +12,7 @@ filtered in the same statement.
 
 from __future__ import annotations
 
+import math
 import re
 import sqlite3
 from collections.abc import Collection, Sequence
@@ -55,17 +56,118 @@ def match_expression(terms: Sequence[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
-GATE_DOC_FREQ = 300
-"""A term is 'common' when it is in more documents than this and than twice the rarest
-query term (see `search`)."""
-
-
 def _doc_freqs(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
     marks = ", ".join("?" for _ in terms)
     rows = conn.execute(
         f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", tuple(terms)
     ).fetchall()
     return {str(term): int(doc) for term, doc in rows}
+
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+"""FTS5's built-in bm25() constants; the pruning bound below depends on k1."""
+
+
+def _varint(blob: bytes, pos: int) -> tuple[int, int]:
+    """SQLite's big-endian varint at `pos` (FTS5 uses it in its averages record)."""
+    value = 0
+    for i in range(8):
+        byte = blob[pos + i]
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, pos + i + 1
+    return (value << 8) | blob[pos + 8], pos + 9
+
+
+def _indexed_rows(conn: sqlite3.Connection) -> int:
+    """Rows in the FTS5 index (the N of BM25's idf), from its averages record."""
+    row = conn.execute("SELECT block FROM memories_fts_data WHERE id = 1").fetchone()
+    if row is None or not row[0]:
+        return 0
+    return _varint(bytes(row[0]), 0)[0]
+
+
+def term_bound(n_docs: int, doc_freq: int) -> float:
+    """An upper bound of one term's share of a row's FTS5 bm25() score.
+
+    FTS5 adds idf * tf*(k1+1) / (tf + k1*(1-b+b*len/avglen)) per phrase, with
+    idf = ln((N-df+0.5)/(df+0.5)) (1e-6 when not positive); the tf fraction is
+    below k1+1 for any tf and length.
+    """
+    idf = math.log((n_docs - doc_freq + 0.5) / (doc_freq + 0.5)) if n_docs else 0.0
+    return (idf if idf > 0 else 1e-6) * (BM25_K1 + 1)
+
+
+def _exclusive_matches(new: Sequence[str], seen: Sequence[str], rest: Sequence[str]) -> list[str]:
+    """MATCH strings for the rows holding a `new` term but no `seen` term.
+
+    Every phrase occurs once in each string, so FTS5's bm25() over them equals
+    bm25() of the plain OR query of all the terms (same phrases, same idf) for
+    these rows. Two strings split the rows by whether they hold a `rest` term.
+    """
+    head = f"({match_expression(new)})"
+    if not rest:
+        return [f"{head} NOT ({match_expression(seen)})" if seen else head]
+    others = match_expression(rest)
+    if not seen:
+        return [f"{head} AND ({others})", f"{head} NOT ({others})"]
+    return [
+        f"({head} AND ({others})) NOT ({match_expression(seen)})",
+        f"{head} NOT ({match_expression([*seen, *rest])})",
+    ]
+
+
+class RecallCache:
+    """Exact per-term statistics for `search`, valid for one write generation.
+
+    Holds the index's row count, document counts (`memories_vocab.doc` walks a
+    term's whole posting list) and term ceilings (the highest bm25() share the
+    term has in any row: one scoring pass over its rows). All are dropped when
+    the store's write generation changes, so pruning never rests on stale
+    figures. Store thread only.
+    """
+
+    def __init__(self) -> None:
+        self._generation: int | None = None
+        self.n_docs = 0
+        self._dfs: dict[str, int] = {}
+        self._ceilings: dict[str, float] = {}
+
+    def refresh(self, conn: sqlite3.Connection, generation: int | None) -> None:
+        """Drop everything unless `generation` is the one cached (None: always drop)."""
+        if generation is None or generation != self._generation:
+            self._dfs.clear()
+            self._ceilings.clear()
+            self.n_docs = _indexed_rows(conn)
+            self._generation = generation
+        if len(self._dfs) > DF_CACHE_TERMS:
+            self._dfs.clear()
+            self._ceilings.clear()
+
+    def doc_freqs(self, conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
+        missing = [t for t in terms if t not in self._dfs]
+        if missing:
+            found = _doc_freqs(conn, missing)
+            for term in missing:
+                self._dfs[term] = found.get(term, 0)
+        return self._dfs
+
+    def ceiling(self, conn: sqlite3.Connection, term: str) -> float:
+        value = self._ceilings.get(term)
+        if value is None:
+            row = conn.execute(
+                "SELECT bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? "
+                "ORDER BY bm25(memories_fts) LIMIT 1",
+                (match_expression([term]),),
+            ).fetchone()
+            value = -float(row[0]) if row is not None and row[0] is not None else 0.0
+            self._ceilings[term] = value
+        return value
+
+
+FIRST_STEP_SHARE = 0.002
+"""The first pruning step takes every term held by at most this share of rows."""
 
 
 def search(
@@ -75,55 +177,70 @@ def search(
     now_us: int,
     tiers: Collection[Tier],
     limit: int,
+    cache: RecallCache | None = None,
+    generation: int | None = None,
 ) -> list[tuple[MemoryRecord, float]]:
     """Top `limit` live records in `tiers` by BM25; scores are positive (higher is better).
 
-    Selective-term gate: when a query mixes selective terms (the rarest; see
-    GATE_DOC_FREQ) with common ones, candidates are the documents holding at least
-    one selective term, scored by BM25 over *all* query terms (two MATCH branches,
-    `sel AND common` and `sel NOT common`, carry the same phrases and so the same
-    IDFs as the plain OR query). Documents with only common terms are considered
-    only when the candidates do not fill `limit`, by running the plain
-    OR query. This keeps the cost proportional to the selective postings.
+    The exact top-k of the plain OR query (`ORDER BY bm25()` over every matching
+    row) while scoring a bounded candidate set (max-score pruning): terms are
+    taken rarest first; each step scores, with FTS5's bm25() over all query
+    terms, the rows that hold a newly taken term and none taken before. It stops
+    once `limit` rows are found and the k-th score beats the summed bounds of the
+    terms not yet taken (any row not yet scored holds only those): first
+    `term_bound`, then the cached exact ceilings. `cache` holds the per-term
+    statistics for write `generation` (a fresh one when None). Terms the index
+    does not know by that spelling (df 0, e.g. diacritics) are taken first.
     """
     tier_values = sorted({Tier(t).value for t in tiers})
-    if not tier_values or limit <= 0:
+    if not terms or not tier_values or limit <= 0:
         return []
+    stats = cache if cache is not None else RecallCache()
+    stats.refresh(conn, generation if cache is not None else None)
+    dfs = stats.doc_freqs(conn, terms)
+    order = sorted(terms, key=lambda t: dfs[t])
+    bounds = [term_bound(stats.n_docs, dfs[t]) for t in order]
+    unknown = sum(1 for t in order if dfs[t] == 0)
+    rare = sum(1 for t in order if 0 < dfs[t] <= FIRST_STEP_SHARE * stats.n_docs)
+    first = min(len(order), unknown + max(1, rare))
     marks = ", ".join("?" for _ in tier_values)
     cols = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
     filters = (
         f"m.status = 'active' AND m.tier IN ({marks}) "
         "AND (m.expires_us IS NULL OR m.expires_us > ?)"
     )
-    dfs = _doc_freqs(conn, terms) if len(terms) > 1 else {}
-    gate = max(GATE_DOC_FREQ, 2 * min((dfs.get(t, 0) for t in terms), default=0))
-    selective = [t for t in terms if dfs.get(t, 0) <= gate]
-    common = [t for t in terms if dfs.get(t, 0) > gate]
-    rows: list[sqlite3.Row] = []
-    if selective and common:
-        sel, com = match_expression(selective), match_expression(common)
-        sql = (
-            f"SELECT {cols}, c.score FROM ("
+    best: list[tuple[float, tuple[object, ...]]] = []
+    taken = 0
+    while taken < len(order):
+        step = first if taken == 0 else 1
+        new, seen, rest = order[taken:taken + step], order[:taken], order[taken + step:]
+        taken += step
+        matches = _exclusive_matches(new, seen, rest)
+        inner = " UNION ALL ".join(
             "SELECT rowid AS rid, bm25(memories_fts) AS score FROM memories_fts "
-            "WHERE memories_fts MATCH ? UNION ALL "
-            "SELECT rowid AS rid, bm25(memories_fts) AS score FROM memories_fts "
-            "WHERE memories_fts MATCH ?) AS c JOIN memories AS m ON m.rowid = c.rid "
-            f"WHERE {filters} ORDER BY c.score LIMIT ?"
+            "WHERE memories_fts MATCH ?" for _ in matches
         )
         rows = conn.execute(
-            sql, (f"({sel}) AND ({com})", f"({sel}) NOT ({com})", *tier_values, now_us, limit)
+            f"SELECT c.score, {cols} FROM (SELECT * FROM ({inner}) ORDER BY score LIMIT ?) "
+            f"AS c JOIN memories AS m ON m.rowid = c.rid WHERE {filters} ORDER BY c.score",
+            (*matches, limit, *tier_values, now_us),
         ).fetchall()
-    if len(rows) < limit:
-        sql = (
-            f"SELECT {cols}, bm25(memories_fts) AS score FROM memories_fts "
-            "JOIN memories AS m ON m.rowid = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND {filters} "
-            "ORDER BY bm25(memories_fts) LIMIT ?"
-        )
-        rows = conn.execute(
-            sql, (match_expression(terms), *tier_values, now_us, limit)
-        ).fetchall()
-    return [(record_from_row(row), -float(row[15])) for row in rows]
+        if len(rows) < limit:  # the filters dropped some of the best: rank them all
+            rows = conn.execute(
+                f"SELECT c.score, {cols} FROM ({inner}) AS c JOIN memories AS m "
+                f"ON m.rowid = c.rid WHERE {filters} ORDER BY c.score LIMIT ?",
+                (*matches, *tier_values, now_us, limit),
+            ).fetchall()
+        best = sorted(
+            [*best, *((float(r[0]), tuple(r[1:])) for r in rows)], key=lambda item: item[0]
+        )[:limit]
+        if len(best) < limit or taken == len(order):
+            continue
+        if -best[-1][0] > sum(bounds[taken:]) or -best[-1][0] > sum(
+            stats.ceiling(conn, t) for t in order[taken:]
+        ):
+            break
+    return [(record_from_row(row), -score) for score, row in best]
 
 
 RELATED_TERMS = 4

@@ -28,7 +28,15 @@ from memory import maintenance, owner
 from memory.connection import SqliteThread
 from memory.database import open_database
 from memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
-from memory.recall import DenseLeg, DocFreqCache, fuse, query_terms, related_search, search
+from memory.recall import (
+    DenseLeg,
+    DocFreqCache,
+    RecallCache,
+    fuse,
+    query_terms,
+    related_search,
+    search,
+)
 from memory.records import (
     DEVICE_KINDS,
     PERSONAL_KINDS,
@@ -139,6 +147,7 @@ class MemoryStore:
         self._state = _State.OPEN
         self._writes = 0  # write transactions queued so far (ages the df cache)
         self._dfs = DocFreqCache()  # used on the store thread only
+        self._recall_cache = RecallCache()  # exact per write generation; store thread
 
     @classmethod
     async def open(
@@ -251,8 +260,12 @@ class MemoryStore:
             raise EmptyQueryError()
         now_us = to_us(self.now())
         if self._dense is None:
+            cache, generation = self._recall_cache, self._writes
             hits = await self.read(
-                lambda conn: search(conn, terms, now_us=now_us, tiers=wanted, limit=limit)
+                lambda conn: search(
+                    conn, terms, now_us=now_us, tiers=wanted, limit=limit,
+                    cache=cache, generation=generation,
+                )
             )
             return [RecallHit(record, score) for record, score in hits]
         return await self._recall_fused(query, terms, now_us, wanted, limit)

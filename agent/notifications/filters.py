@@ -7,6 +7,11 @@ whole notification away from the model. The patterns aim at low false positives:
 a time ("meeting at 10:30"), an order number ("order 12345 shipped") or a price is
 not a code; a card number must carry a known issuer prefix and pass Luhn; an IBAN
 must pass mod-97. Reason codes never carry content.
+
+Speed: for ASCII text (nearly all notifications) each case-insensitive pattern
+runs as its lowercased, case-sensitive twin on the text lowered once - the same
+matches at the same positions, several times cheaper than IGNORECASE; other
+text uses the original patterns.
 """
 
 from __future__ import annotations
@@ -14,6 +19,22 @@ from __future__ import annotations
 import re
 
 from ble.events import EventKind, NotificationEvent
+
+
+def _ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """`pattern` (IGNORECASE) as a case-sensitive pattern for ASCII text lowered with
+    `str.lower()`: literals and classes lowered, escapes (\\S, \\D, ...) kept."""
+    source = re.sub(
+        r"\\.|[A-Z]",
+        lambda m: m.group(0) if m.group(0).startswith("\\") else m.group(0).lower(),
+        pattern.pattern,
+    )
+    return re.compile(source, pattern.flags & ~re.IGNORECASE)
+
+
+def _lowered(text: str) -> str | None:
+    """`text.lower()` when `text` is ASCII (same length, same positions), else None."""
+    return text.lower() if text.isascii() else None
 
 # -- secrets ----------------------------------------------------------------------
 
@@ -55,6 +76,9 @@ _PASSWORD_NOT_SECRET = re.compile(
 _CARD_CANDIDATE = re.compile(r"(?<![\d.,-])(?:\d[ -]?){12,18}\d(?![\d.,-]?\d)")
 _CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3(?:0[0-5]|[68])|6(?:011|5|4[4-9])|35)")
 _IBAN_CANDIDATE = re.compile(r"\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})\b")
+_API_KEY_LC = _ascii_twin(_API_KEY)
+_PASSWORD_LC = _ascii_twin(_PASSWORD)
+_PASSWORD_NOT_SECRET_LC = _ascii_twin(_PASSWORD_NOT_SECRET)
 
 _IBAN_LENGTHS = {
     "AD": 24, "AE": 23, "AT": 20, "BE": 16, "BG": 22, "CH": 21, "CY": 28, "CZ": 24,
@@ -110,28 +134,35 @@ def _has_iban(text: str) -> bool:
     return False
 
 
-def _has_password(text: str) -> bool:
-    for match in _PASSWORD.finditer(text):
-        tail = text[match.start():]
-        if _PASSWORD_NOT_SECRET.match(tail):
+def _has_password(text: str, low: str | None = None) -> bool:
+    found, not_secret, subject = (
+        (_PASSWORD, _PASSWORD_NOT_SECRET, text) if low is None
+        else (_PASSWORD_LC, _PASSWORD_NOT_SECRET_LC, low)
+    )
+    for match in found.finditer(subject):
+        tail = subject[match.start():]
+        if not_secret.match(tail):
             continue
         return True
     return False
 
 
-def find_secret(text: str) -> str | None:
-    """The reason code of the first kind of secret found in `text`, else None."""
+def find_secret(text: str, low: str | None = None) -> str | None:
+    """The reason code of the first kind of secret found in `text`, else None.
+    `low`: `_lowered(text)` when the caller has it already."""
     if not text:
         return None
+    if low is None:
+        low = _lowered(text)
     if _PRIVATE_KEY.search(text):
         return "secret_private_key"
-    if _API_KEY.search(text):
+    if (_API_KEY.search(text) if low is None else _API_KEY_LC.search(low)):
         return "secret_api_key"
     if _has_card(text):
         return "secret_card"
     if _has_iban(text):
         return "secret_iban"
-    if _has_password(text):
+    if _has_password(text, low):
         return "secret_password"
     return None
 
@@ -181,24 +212,43 @@ _MARKETING_WEAK = re.compile(
     r"tonight|soon)|new arrivals|subscribe|newsletter|special price|bestsellers?|voucher)\b",
     re.IGNORECASE,
 )
+_VERIFY_WORDS_LC = _ascii_twin(_VERIFY_WORDS)
+_OTP_WORDS_LC = _ascii_twin(_OTP_WORDS)
+_CODE_PHRASE_LC = _ascii_twin(_CODE_PHRASE)
+_CODE_PHRASE_WORDS = ("code", "use", "enter", "type")
+_MARKETING_STRONG_LC = _ascii_twin(_MARKETING_STRONG)
+_MARKETING_WEAK_LC = _ascii_twin(_MARKETING_WEAK)
 _MARKETING_CATEGORIES = frozenset(
     {"promo", "promotion", "promotional", "marketing", "advertisement"}
 )
 
 
-def _is_one_time_code(text: str) -> str | None:
+def _is_one_time_code(text: str, low: str | None = None) -> str | None:
     if not _CODE.search(text):
         return None
-    if _VERIFY_WORDS.search(text):
+    if low is None:
+        if _VERIFY_WORDS.search(text):
+            return "verification_code"
+        if _OTP_WORDS.search(text) or _CODE_PHRASE.search(text):
+            return "otp"
+        return None
+    if _VERIFY_WORDS_LC.search(low):
         return "verification_code"
-    if _OTP_WORDS.search(text) or _CODE_PHRASE.search(text):
+    if _OTP_WORDS_LC.search(low):
+        return "otp"
+    # every alternative of the phrase needs the literal "code" or use/enter/type
+    if any(word in low for word in _CODE_PHRASE_WORDS) and _CODE_PHRASE_LC.search(low):
         return "otp"
     return None
 
 
-def _is_marketing(text: str, category: str) -> bool:
+def _is_marketing(text: str, category: str, low: str | None = None) -> bool:
     if category.strip().casefold() in _MARKETING_CATEGORIES:
         return True
+    if low is not None:
+        if _MARKETING_STRONG_LC.search(low):
+            return True
+        return len({m.group(0) for m in _MARKETING_WEAK_LC.finditer(low)}) >= 2
     if _MARKETING_STRONG.search(text):
         return True
     return len({m.group(0).casefold() for m in _MARKETING_WEAK.finditer(text)}) >= 2
@@ -213,14 +263,15 @@ class NoiseFilter:
         if event.kind is EventKind.REMOVED:
             return "removed"
         text = "\n".join(part for part in (event.title, event.subtitle, event.body) if part)
-        secret = find_secret(text)
+        low = _lowered(text)
+        secret = find_secret(text, low)
         if secret is not None:
             return secret
         if not text.strip():
             return "empty"
-        code = _is_one_time_code(text)
+        code = _is_one_time_code(text, low)
         if code is not None:
             return code
-        if _is_marketing(text, event.category):
+        if _is_marketing(text, event.category, low):
             return "marketing"
         return None

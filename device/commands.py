@@ -39,15 +39,20 @@ def run_locked(inv: Invocation, command: str,
     config = inv.config
     root = prepare_root(inv.root)
     with RootLock(root, command):
-        return asyncio.run(_with_runtime(inv, root, config, body, start_worker))
+        return asyncio.run(_with_runtime(inv, root, config, body, start_worker, command))
 
 
 async def _with_runtime(inv: Invocation, root: Path, config: Any,
-                        body: Callable[[Runtime], Awaitable[T]], start_worker: bool) -> T:
+                        body: Callable[[Runtime], Awaitable[T]], start_worker: bool,
+                        command: str) -> T:
+    from device.daemon import publish_idle_status
     from device.runtime import Runtime
 
     async with Runtime(config, root=root, start_worker=start_worker) as runtime:
-        return await body(runtime)
+        result = await body(runtime)
+        # `status` reads the status file: keep it true after a command changed the root.
+        await publish_idle_status(runtime, command)
+        return result
 
 
 @asynccontextmanager
@@ -55,10 +60,11 @@ async def open_store(inv: Invocation) -> AsyncIterator[Any]:
     """The memory store alone (safe beside a running daemon: SQLite WAL)."""
     from datetime import timedelta
 
-    from device.root import prepare_root
+    from device.root import prepare_root, require_existing_root
     from memory.store import MemoryStore
 
     config = inv.config
+    await asyncio.to_thread(require_existing_root, inv.root)
     root = await asyncio.to_thread(prepare_root, inv.root)
     store = await MemoryStore.open(
         root / "memory.sqlite3",
@@ -71,12 +77,17 @@ async def open_store(inv: Invocation) -> AsyncIterator[Any]:
         await store.close()
 
 
-def read_input(path: str) -> bytes:
-    """The bytes of FILE, or of stdin for `-`; a clear UsageError otherwise."""
+def read_input(path: str, max_bytes: int | None = None) -> bytes:
+    """The bytes of FILE, or of stdin for `-`; a clear UsageError otherwise.
+
+    With `max_bytes`, at most `max_bytes + 1` bytes are read (enough to tell "too large").
+    """
+    limit = -1 if max_bytes is None else max_bytes + 1
     if path == "-":
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer.read(limit)
     try:
-        return Path(path).read_bytes()
+        with Path(path).open("rb") as handle:
+            return handle.read(limit)
     except FileNotFoundError:
         raise UsageError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -310,10 +321,10 @@ def cmd_export(inv: Invocation) -> int:
 def cmd_gaps(inv: Invocation) -> int:
     from device.lock import read_holder
     from device.reports import read_status
-    from device.root import check_root
+    from device.root import require_existing_root
     from storage.fs import RealFileSystem
 
-    holder = read_holder(inv.root) if check_root(inv.root) else None
+    holder = read_holder(require_existing_root(inv.root))
     if holder is not None and holder.command == "run":
         snapshot = read_status(RealFileSystem(), inv.root) or {}
         gaps = snapshot.get("gaps", {}).get("all", [])
@@ -335,7 +346,11 @@ def cmd_gaps(inv: Invocation) -> int:
 
 
 def cmd_episode(inv: Invocation) -> int:
-    raw = read_input(inv.args.file)
+    bound = inv.config.episodes.max_bytes
+    raw = read_input(inv.args.file, max_bytes=bound)
+    if len(raw) > bound:  # before parsing: a huge file is never parsed, nor read whole
+        raise UsageError(f"{inv.args.file}: the episode is over {bound} bytes; at most "
+                         f"{bound} are allowed (episodes.max_bytes)")
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as err:
@@ -362,11 +377,11 @@ def cmd_episode(inv: Invocation) -> int:
 def cmd_sweep(inv: Invocation) -> int:
     from device.lock import read_holder
     from device.reports import read_status
-    from device.root import check_root
+    from device.root import require_existing_root
     from storage.fs import RealFileSystem
 
     action = inv.args.sweep_command
-    holder = read_holder(inv.root) if check_root(inv.root) else None
+    holder = read_holder(require_existing_root(inv.root))
     if action == "status" and holder is not None and holder.command == "run":
         data = (read_status(RealFileSystem(), inv.root) or {}).get("sweep", {})
     else:

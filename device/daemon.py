@@ -149,6 +149,30 @@ async def _publish_status(runtime: Runtime, state: str, started_at: str) -> None
     await asyncio.to_thread(write_status, runtime.fs, runtime.root, snapshot)
 
 
+async def publish_idle_status(runtime: Runtime, command: str) -> None:
+    """Rewrite the status file after a one-shot command (`feed`, `once`, ...) changed
+    the root with no daemon running, so `status` shows fresh pending, cursors and gaps.
+
+    The last round and the daemon's start time survive from the previous file when
+    the command ran no round. Cancellation leaves the previous file in place."""
+    from device.reports import read_status, write_status
+
+    previous = await asyncio.to_thread(read_status, runtime.fs, runtime.root) or {}
+    snapshot = await runtime.status()
+    gaps = await runtime.context.gaps()
+    snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
+    if snapshot.get("last_round") is None:
+        snapshot["last_round"] = previous.get("last_round")
+    snapshot.update({
+        "state": "stopped",
+        "pid": None,
+        "started_at": previous.get("started_at"),
+        "updated_at": datetime.now(UTC).isoformat(),
+        "updated_by": command,
+    })
+    await asyncio.to_thread(write_status, runtime.fs, runtime.root, snapshot)
+
+
 def cmd_stop(inv: Invocation) -> int:
     from device.lock import read_holder
 
@@ -180,11 +204,13 @@ def cmd_stop(inv: Invocation) -> int:
 def cmd_status(inv: Invocation) -> int:
     from device.lock import read_holder
     from device.reports import read_status
+    from device.root import check_root
     from storage.fs import RealFileSystem
 
     root = inv.root
-    holder = read_holder(root) if root.is_dir() else None
-    snapshot = read_status(RealFileSystem(), root) if root.is_dir() else None
+    exists = check_root(root)  # a file or a stranger's directory: exit 2, not "no status"
+    holder = read_holder(root) if exists else None
+    snapshot = read_status(RealFileSystem(), root) if exists else None
     running = holder is not None and holder.command == "run"
     data: dict[str, Any] = {
         "root": str(root),

@@ -1,15 +1,20 @@
 """Structured, content-free logging: one JSON object per line on stderr.
 
 Every record carries `ts`, `level`, `logger` and `event` (the message), plus the
-fields passed with `extra={"fields": {...}}`. Callers log ids, app ids, counts,
-codes and reasons only; never a title, body or memory text.
+fields passed with `extra={"fields": {...}}`; a record logged with `exc_info` adds
+`error_type`, `error_code` and `where` (its frames, never the exception's message).
+Callers log ids, app ids, counts, codes and reasons only; never a title, body or
+memory text.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import traceback
 from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
 from typing import Any, TextIO
 
 import orjson
@@ -34,7 +39,15 @@ class JsonFormatter(logging.Formatter):
             code = getattr(exc, "code", None)
             if isinstance(code, str):
                 entry["error_code"] = code
+            entry["where"] = _where(record.exc_info[2])
         return orjson.dumps(entry, default=str).decode("utf-8")
+
+
+def _where(tb: TracebackType | None, limit: int = 12) -> list[str]:
+    """The innermost frames as `file:line in function`: where it failed, never the
+    exception's message or locals (which may carry notification or memory text)."""
+    frames = traceback.extract_tb(tb)[-limit:]
+    return [f"{Path(f.filename).name}:{f.lineno} in {f.name}" for f in frames]
 
 
 def setup_logging(level: str, stream: TextIO | None = None) -> logging.Logger:

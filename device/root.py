@@ -66,6 +66,17 @@ def check_root(root: Path) -> bool:
     return True
 
 
+def require_existing_root(root: Path) -> Path:
+    """For commands that only read: refuse a root that is missing, empty or not ours,
+    instead of creating one and answering "nothing" for a mistyped `--root`."""
+    if not check_root(root):
+        raise RootError(
+            f"root {root} holds no companion-memory data (it does not exist or is empty); "
+            "check --root or $COMPANION_MEMORY_ROOT (feed, once, episode or run create it)"
+        )
+    return root
+
+
 def prepare_root(root: Path) -> Path:
     """Check the root, create it and its marker if needed, and prove it is writable.
 

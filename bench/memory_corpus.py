@@ -357,8 +357,8 @@ def _memory(rng: random.Random, n: int) -> tuple[str, str, tuple[str, ...]]:
             (shop, item),
         )
     if kind == 2:
-        person, month, day = _person(rng), rng.choice(MONTHS), rng.randint(1, 28)
-        return "birthday", f"{person}'s birthday is on {month} {day}", (person,)
+        person, month, date = _person(rng), rng.choice(MONTHS), rng.randint(1, 28)
+        return "birthday", f"{person}'s birthday is on {month} {date}", (person,)
     if kind == 3:
         person, food = _person(rng), rng.choice(FOODS)
         return "preference", f"{person} loves {food} and dislikes loud restaurants", (person, food)
@@ -377,11 +377,11 @@ def _memory(rng: random.Random, n: int) -> tuple[str, str, tuple[str, ...]]:
             (person, topic),
         )
     if kind == 6:
-        bill, day = rng.choice(BILLS), rng.randint(1, 28)
+        bill, date = rng.choice(BILLS), rng.randint(1, 28)
         amount = rng.randint(20, 400)
         return (
             "bill",
-            f"The {bill} bill of {amount} euros is due on the {day}th",
+            f"The {bill} bill of {amount} euros is due on the {date}th",
             (bill, str(amount)),
         )
     person, relation = _person(rng), rng.choice(RELATIONS)
@@ -438,4 +438,46 @@ def queries(corpus: list[Memory], count: int, seed: int = 11) -> list[tuple[Quer
     for target in rng.sample(corpus, min(count, len(corpus))):
         text = _query(target.template, target.key, rng)
         out.append((Query(text, target.template, target.key), index[(target.template, target.key)]))
+    return out
+
+
+def _hard_query(m: Memory, rng: random.Random) -> tuple[str, str] | None:
+    """A harder query: a partial name or one specific word next to a very common one.
+
+    Returns (query, label field) or None for templates without such a form; the
+    label field is matched against every statement of the same template.
+    """
+    if m.template in ("birthday", "preference", "address", "relation", "meeting"):
+        first = m.key[0].split()[0]
+        common = {"birthday": "birthday", "preference": "loves", "address": "moved",
+                  "relation": "owner", "meeting": "meeting"}[m.template]
+        return rng.choice([f"{first} {common}", f"{common} {first}"]), first
+    if m.template == "appointment":
+        return f"Dr {m.key[1]} appointment", m.key[1]
+    return None
+
+
+def hard_queries(
+    corpus: list[Memory], count: int, seed: int = 13
+) -> list[tuple[Query, set[str]]]:
+    """Two-word queries (a first name or surname plus a word in ~1/8 of all statements).
+
+    Expected: every statement of the target's template that holds that name, so
+    many rows tie on the rare word and the common word must rank them.
+    """
+    rng = random.Random(seed)
+    out: list[tuple[Query, set[str]]] = []
+    for target in rng.sample(corpus, min(count * 3, len(corpus))):
+        made = _hard_query(target, rng)
+        if made is None:
+            continue
+        text, name = made
+        expected = {
+            m.memory_id for m in corpus
+            if (m.template == target.template and name in m.text.split(" "))
+            or (m.template == target.template and f"{name}'s" in m.text.split(" "))
+        }
+        out.append((Query(text, target.template, target.key), expected))
+        if len(out) == count:
+            break
     return out

@@ -242,6 +242,10 @@ def print_round(data: dict[str, Any]) -> None:
         extra = p.get("extra") or {}
         if "level" in extra:
             parts.append(f"storage level {extra['level']}")
+        dates = extra.get("dates") or []  # the sweep's days: say which ran, even empty ones
+        if dates:
+            parts.append("dates " + ", ".join(
+                f"{d.get('local_date')} {d.get('status')}" for d in dates if isinstance(d, dict)))
         say(f"  {p['processor']:<14} " + ("; ".join(parts) if parts else "nothing to do"))
 
 

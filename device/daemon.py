@@ -179,7 +179,10 @@ def cmd_stop(inv: Invocation) -> int:
     root = inv.root
     holder = read_holder(root) if root.is_dir() else None
     if holder is None:
-        say(f"no daemon is running on {root}")
+        if inv.json:
+            print_json({"root": str(root), "stopped": False, "pid": None, "was_running": False})
+        else:
+            say(f"no daemon is running on {root}")
         return 0
     if holder.command != "run" or not isinstance(holder.pid, int):
         raise RootBusyError(
@@ -192,7 +195,11 @@ def cmd_stop(inv: Invocation) -> int:
     deadline = time.monotonic() + max(0.0, timeout)
     while time.monotonic() < deadline:
         if read_holder(root) is None:
-            say(f"stopped the daemon (pid {holder.pid})")
+            if inv.json:
+                print_json({"root": str(root), "stopped": True, "pid": holder.pid,
+                            "was_running": True})
+            else:
+                say(f"stopped the daemon (pid {holder.pid})")
             return 0
         time.sleep(0.05)
     raise DaemonStopTimeout(

@@ -85,3 +85,23 @@ def test_debug_log_of_an_exception_names_where_without_its_message() -> None:
     assert entry["error_type"] == "KeyError"
     assert any("test_audit_cli.py:" in frame for frame in entry["where"]), entry
     assert "SENTINEL" not in stream.getvalue()
+
+
+def test_stop_prints_json_when_asked(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    assert cli("feed", "-", root=root, stdin=event("k1", "hello there")).returncode == 0
+    data = as_json(cli("stop", "--json", root=root))
+    assert data == {"root": str(root), "stopped": False, "pid": None, "was_running": False}
+
+
+def test_round_text_names_the_sweep_dates_that_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    from device.commands import print_round
+
+    sweep = {"processor": "sweep", "extra": {"state": "idle", "dates": [
+        {"local_date": "2026-11-28", "status": "empty", "reason": None},
+        {"local_date": "2026-11-29", "status": "swept", "reason": None}]}}
+    print_round({"started_at": "t", "elapsed_s": 0.1, "model_calls": 0, "cancelled": False,
+                 "processors": [sweep]})
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert "dates 2026-11-28 empty, 2026-11-29 swept" in line, line
+    assert "nothing to do" not in line

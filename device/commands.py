@@ -124,7 +124,12 @@ def cmd_config(inv: Invocation) -> int:
     from device.config import default_toml
 
     if getattr(inv.args, "defaults", False):
-        sys.stdout.write(default_toml())
+        if inv.json:  # every default as data (the TOML file's values, without comments)
+            from device.config import Config
+
+            print_json(Config().to_dict())
+        else:
+            sys.stdout.write(default_toml())
         return 0
     config = inv.config
     api_env = config.provider.openai.api_key_env

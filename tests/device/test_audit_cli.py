@@ -105,3 +105,9 @@ def test_round_text_names_the_sweep_dates_that_ran(capsys: pytest.CaptureFixture
     line = capsys.readouterr().out.splitlines()[-1]
     assert "dates 2026-11-28 empty, 2026-11-29 swept" in line, line
     assert "nothing to do" not in line
+
+
+def test_config_defaults_json_is_json_with_the_defaults(tmp_path: Path) -> None:
+    data = as_json(cli("config", "--defaults", "--json", root=tmp_path / "root"))
+    assert data["worker"]["idle_delay_s"] == 300.0 and data["provider"]["kind"] == "deterministic"
+    assert data["intake"]["body_limit_bytes"] == 4096

@@ -98,6 +98,10 @@ class _Characteristic(ServiceInterface):
     def StopNotify(self) -> None:
         self.notifying = False
 
+    @method()
+    def Confirm(self) -> None:
+        """BlueZ (bluezoo) confirms each value it forwarded; nothing to do."""
+
     def send(self, value: bytes) -> None:
         self._value = value
         self.emit_properties_changed({"Value": value})
@@ -161,6 +165,16 @@ class BluezIphone:
         await gatt.call_register_application(APP_PATH, {})
         adv = await self._interface(self.adapter_path, "org.bluez.LEAdvertisingManager1")
         await adv.call_register_advertisement(APP_PATH + "/adv", {})
+
+    async def reregister(self) -> None:
+        """The phone's side of a new connection: subscriptions reset, and the GATT
+        application registered again (bluezoo then gives it fresh handles, so the
+        next connection's GATT objects do not collide with the previous ones)."""
+        for characteristic in (self.ns, self.ds, self.cp):
+            characteristic.notifying = False
+        gatt = await self._interface(self.adapter_path, "org.bluez.GattManager1")
+        await gatt.call_unregister_application(APP_PATH)
+        await gatt.call_register_application(APP_PATH, {})
 
     async def _interface(self, path: str, name: str) -> Any:
         introspection = await self._bus.introspect("org.bluez", path)
@@ -231,6 +245,16 @@ class BluezIphone:
 
 
 __all__ = ["BluezIphone", "Variant"]
+
+
+async def remove_device(
+    phone: BluezIphone, address: str, *, adapter_path: str | None = None
+) -> None:
+    """Make `adapter_path` (default: the phone's) forget `address` (Adapter1.RemoveDevice)."""
+    adapter = adapter_path or phone.adapter_path
+    path = f"{adapter}/dev_{address.upper().replace(':', '_')}"
+    manager = await phone._interface(adapter, "org.bluez.Adapter1")
+    await manager.call_remove_device(path)
 
 
 async def disconnect_device(

@@ -24,6 +24,8 @@ PHONE = "00:BB:00:00:00:02"  # hci1
 @dataclass
 class BluezEnv:
     address: str
+    log: Path
+    """bluezoo's stderr (its errors), for diagnosing a failed test."""
 
 
 def _bluezoo() -> str | None:
@@ -33,6 +35,8 @@ def _bluezoo() -> str | None:
 
 @pytest.fixture
 def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[BluezEnv]:
+    """A fresh dbus-daemon + bluezoo per test (~0.6 s): bluezoo keeps a device's GATT
+    links exported after a disconnect, so state must not leak between tests."""
     daemon = shutil.which("dbus-daemon")
     if daemon is None:
         pytest.skip("dbus-daemon is missing (apt-get install dbus-daemon); .ci/run installs it")
@@ -40,6 +44,7 @@ def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bluez
     if bluezoo is None:
         pytest.skip("bluezoo is missing (pip install bluezoo; test-only, GPL)")
     socket = tmp_path / "bus"
+    log = tmp_path / "bluezoo.log"
     address = f"unix:path={socket}"
     bus = subprocess.Popen(
         [daemon, "--config-file=/usr/share/dbus-1/session.conf", "--nofork",
@@ -53,10 +58,12 @@ def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bluez
                 break
             time.sleep(0.01)
         env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address)
-        zoo = subprocess.Popen(
-            [bluezoo, "--auto-enable", "--scan-interval", "1", "-a", WEARABLE, "-a", PHONE, "-q"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
+        with log.open("wb") as log_file:
+            zoo = subprocess.Popen(
+                [bluezoo, "--auto-enable", "--scan-interval", "1", "-a", WEARABLE, "-a", PHONE,
+                 "-q"],
+                env=env, stdout=subprocess.DEVNULL, stderr=log_file,
+            )
         procs.append(zoo)
         for _ in range(500):
             probe = subprocess.run(
@@ -70,7 +77,7 @@ def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bluez
             time.sleep(0.02)
         time.sleep(0.5)  # let bluezoo finish powering both adapters
         monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", address)
-        yield BluezEnv(address)
+        yield BluezEnv(address, log)
     finally:
         for proc in reversed(procs):
             proc.terminate()

@@ -98,11 +98,15 @@ def forget(
             "updated_us = ? WHERE memory_id = ?",
             (f"owner: {reason}", now_us, memory_id),
         )
-    conn.execute(
-        "INSERT INTO memory_rejections (memory_id, norm, text, reason, at_us) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (memory_id, normalize_text(record.text), record.text, reason, now_us),
-    )
+    already = conn.execute(
+        "SELECT 1 FROM memory_rejections WHERE memory_id = ? LIMIT 1", (memory_id,)
+    ).fetchone()
+    if already is None:  # forgetting twice is idempotent: one rejection per memory
+        conn.execute(
+            "INSERT INTO memory_rejections (memory_id, norm, text, reason, at_us) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (memory_id, normalize_text(record.text), record.text, reason, now_us),
+        )
     updated = fetch_record(conn, memory_id)
     assert updated is not None
     return updated

@@ -13,10 +13,14 @@ from dbus_fast.service import ServiceInterface, dbus_property, method
 class LEAdvertisement(ServiceInterface):
     """A peripheral advertisement that solicits services (e.g. ANCS)."""
 
-    def __init__(self, name: str, solicit: list[str], discoverable: bool) -> None:
+    def __init__(
+        self, name: str, solicit: list[str], discoverable: bool,
+        service_uuids: list[str] | None = None,
+    ) -> None:
         super().__init__("org.bluez.LEAdvertisement1")
         self._name = name
         self._solicit = solicit
+        self._service_uuids = list(service_uuids or [])
         self._discoverable = discoverable
         self.released = False
 
@@ -31,6 +35,10 @@ class LEAdvertisement(ServiceInterface):
     @dbus_property(access=PropertyAccess.READ)
     def SolicitUUIDs(self) -> "as":  # noqa: F722
         return self._solicit
+
+    @dbus_property(access=PropertyAccess.READ)
+    def ServiceUUIDs(self) -> "as":  # noqa: F722
+        return self._service_uuids
 
     @dbus_property(access=PropertyAccess.READ)
     def LocalName(self) -> "s":  # noqa: F821

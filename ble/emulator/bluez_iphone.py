@@ -158,7 +158,11 @@ class BluezIphone:
         self._bus.export(SERVICE_PATH, _Service())
         for i, characteristic in enumerate((self.ns, self.ds, self.cp)):
             self._bus.export(f"{SERVICE_PATH}/char{i}", characteristic)
-        self._bus.export(APP_PATH + "/adv", LEAdvertisement("iPhone", [], True))
+        # ServiceUUIDs stands in for the GATT service UUIDs that real BlueZ lists in
+        # Device1.UUIDs once it resolved the phone's services; bluezoo takes a
+        # device's UUIDs from its advertisement only.
+        self._bus.export(APP_PATH + "/adv", LEAdvertisement(
+            "iPhone", [], True, service_uuids=[ANCS_SERVICE_UUID]))
         root = await self._interface("/org/bluez", "org.bluez.AgentManager1")
         await root.call_register_agent(APP_PATH + "/agent", "NoInputNoOutput")
         gatt = await self._interface(self.adapter_path, "org.bluez.GattManager1")
@@ -245,6 +249,15 @@ class BluezIphone:
 
 
 __all__ = ["BluezIphone", "Variant"]
+
+
+async def connect_device(
+    phone: BluezIphone, address: str, *, adapter_path: str | None = None
+) -> None:
+    """Device1.Connect to `address` from `adapter_path` (default: the phone's)."""
+    path = f"{adapter_path or phone.adapter_path}/dev_{address.upper().replace(':', '_')}"
+    device = await phone._interface(path, "org.bluez.Device1")
+    await device.call_connect()
 
 
 async def remove_device(

@@ -86,3 +86,14 @@ def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bluez
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+async def close_bleak_manager() -> None:
+    """bleak keeps one BlueZ manager (and its D-Bus socket) per loop; close it with the loop."""
+    from bleak.backends.bluezdbus.manager import get_global_bluez_manager
+
+    manager = await get_global_bluez_manager()
+    bus = getattr(manager, "_bus", None)
+    if bus is not None:
+        bus.disconnect()
+        await bus.wait_for_disconnect()

@@ -15,15 +15,22 @@ from ble.ancs.codec import EventFlags, EventID, NotificationSourcePacket
 from ble.ancs.normalize import AncsContentIndex
 from ble.ancs.session import AncsSession
 from ble.bleak_link import connect_phone
-from ble.emulator.bluez_iphone import BluezIphone, disconnect_device, remove_device
+from ble.emulator.bluez_iphone import (
+    BluezIphone,
+    connect_device,
+    disconnect_device,
+    remove_device,
+)
+from ble.errors import PhoneLinkError
 from ble.events import EventKind
 from ble.ring import EventRing
-from tests.ble.bluez_env import PHONE, WEARABLE, BluezEnv
+from tests.ble.bluez_env import PHONE, WEARABLE, BluezEnv, close_bleak_manager
 from tests.ble.helpers import ring_events
 
 pytestmark = pytest.mark.bluez
 
 ZONE = "UTC"
+HEART_RATE = "0000180d-0000-1000-8000-00805f9b34fb"
 LONG = "A message long enough to need many Data Source fragments at MTU 23. " * 3
 
 
@@ -53,17 +60,6 @@ async def _connect(ring: EventRing, index: AncsContentIndex,
     return session, task
 
 
-async def _close_bleak_manager() -> None:
-    """bleak keeps one BlueZ manager (and its D-Bus socket) per loop; close it with the loop."""
-    from bleak.backends.bluezdbus.manager import get_global_bluez_manager
-
-    manager = await get_global_bluez_manager()
-    bus = getattr(manager, "_bus", None)
-    if bus is not None:
-        bus.disconnect()
-        await bus.wait_for_disconnect()
-
-
 async def test_bleak_over_bluezoo_end_to_end(bluez_env: BluezEnv) -> None:
     phone = BluezIphone(bluez_env.address)
     ring, index = EventRing(), AncsContentIndex()
@@ -87,7 +83,7 @@ async def test_bleak_over_bluezoo_end_to_end(bluez_env: BluezEnv) -> None:
 
     finally:
         await phone.stop()
-        await _close_bleak_manager()
+        await close_bleak_manager()
     events = ring_events(ring)
     assert [(e.kind, e.title) for e in events] == [
         (EventKind.ADDED, "Ana"),
@@ -147,7 +143,7 @@ async def test_bleak_reconnect_carries_pre_existing_without_duplicates(
         await session2.link.close()
     finally:
         await phone.stop()
-        await _close_bleak_manager()
+        await close_bleak_manager()
     events = ring_events(ring)
     assert [(e.kind, e.title, e.body) for e in events] == [
         (EventKind.ADDED, "Ana", LONG),
@@ -158,3 +154,43 @@ async def test_bleak_reconnect_carries_pre_existing_without_duplicates(
     ]
     assert events[3].key == events[0].key
     assert len({e.key for e in events if e.kind is EventKind.ADDED}) == 4
+
+
+async def test_connect_phone_finds_the_phone_already_connected(bluez_env: BluezEnv) -> None:
+    """`connect_phone()` without an address: `BleakAdapter.get_connected_devices`.
+
+    On real BlueZ the iPhone connects to the wearable and BlueZ resolves its GATT
+    services; bluezoo resolves GATT only on the side that calls Device1.Connect,
+    so a plain D-Bus Connect on the wearable's adapter stands in for that
+    incoming connection (outside bleak); bleak then must find it without a scan.
+    """
+    phone = BluezIphone(bluez_env.address)
+    ring, index = EventRing(), AncsContentIndex()
+    try:
+        await _discover(phone)
+        with pytest.raises(PhoneLinkError) as nobody:
+            await connect_phone(adapter="hci0")
+        assert nobody.value.code == "phone_not_found"
+        phone.post("com.apple.MobileSMS", title="Ana", message="hi", date="20260310T183000")
+        await connect_device(phone, PHONE, adapter_path="/org/bluez/hci0")
+        link = None
+        for _ in range(200):  # bleak's manager learns of the connection by signal
+            try:
+                link = await connect_phone(adapter="hci0")
+                break
+            except PhoneLinkError as exc:
+                assert exc.code == "phone_not_found"
+                await asyncio.sleep(0.01)
+        assert link is not None and link.peer == PHONE and link.is_connected
+        with pytest.raises(PhoneLinkError):  # connected, but it offers no heart-rate service
+            await connect_phone(adapter="hci0", service_uuids=[HEART_RATE])
+        session = AncsSession(link, ring, zone=ZONE, index=index)
+        task = asyncio.create_task(session.run())
+        await asyncio.wait_for(session.wait_handled(1), 20)  # the PreExisting one
+        await disconnect_device(phone, PHONE, adapter_path="/org/bluez/hci0")
+        await asyncio.wait_for(task, 20)
+        await link.close()
+    finally:
+        await phone.stop()
+        await close_bleak_manager()
+    assert [(e.kind, e.title) for e in ring_events(ring)] == [(EventKind.ADDED, "Ana")]

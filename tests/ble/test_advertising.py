@@ -40,6 +40,28 @@ async def _get(bus: Any, service: str, path: str, interface: str, name: str) -> 
     return reply.body[0].value
 
 
+async def _add_match(bus: Any, rule: str) -> None:
+    from dbus_fast import Message
+
+    await bus.call(Message(destination="org.freedesktop.DBus", path="/org/freedesktop/DBus",
+                           interface="org.freedesktop.DBus", member="AddMatch",
+                           signature="s", body=[rule]))
+
+
+def _watch(bus: Any, owner: str, order: list[str]) -> None:
+    """Record, in arrival order, ActiveInstances dropping to 0 and `owner` leaving the bus."""
+
+    def handler(message: Any) -> None:
+        if message.member == "NameOwnerChanged" and message.body[0] == owner:
+            order.append("bus closed")
+        elif message.member == "PropertiesChanged":
+            changed = message.body[1].get("ActiveInstances")
+            if changed is not None and changed.value == 0:
+                order.append("unregistered")
+
+    bus.add_message_handler(handler)
+
+
 async def test_advertiser_registers_the_ancs_solicitation_and_stop_unregisters(
     bluez_env: BluezEnv,
 ) -> None:
@@ -68,8 +90,18 @@ async def test_advertiser_registers_the_ancs_solicitation_and_stop_unregisters(
                 await asyncio.sleep(0.01)
             else:
                 raise AssertionError("the phone never saw the wearable's advertisement")
+        order: list[str] = []
+        _watch(bus, owner, order)
+        await _add_match(bus, "type='signal',member='NameOwnerChanged'")
+        await _add_match(bus, "type='signal',path='/org/bluez/hci0',member='PropertiesChanged'")
         await advertiser.stop()
         assert not advertiser.registered
+        for _ in range(2000):
+            if len(order) == 2:
+                break
+            await asyncio.sleep(0.01)
+        # Unregistered by the call, not by bluezoo noticing that our connection went away.
+        assert order == ["unregistered", "bus closed"]
         assert await _get(bus, *active) == 0
         await advertiser.stop()  # idempotent
     finally:

@@ -40,7 +40,7 @@ SPECS = (
     AttributeSpec(A.MESSAGE_SIZE),
     AttributeSpec(A.DATE),
 )
-VALUES = {
+VALUES: dict[int, bytes] = {
     A.APP_IDENTIFIER: b"com.apple.MobileSMS",
     A.TITLE: b"Ana Souza",
     A.SUBTITLE: b"",

@@ -110,7 +110,7 @@ async def test_replay_over_ancs_helper() -> None:
     from ble.emulator import replay_over_ancs
 
     base = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
-    events = [
+    events: list[NotificationEvent | dict[str, str]] = [
         NotificationEvent.create(kind="added", key="k1", app_id="com.a", title="one",
                                  body="first", category="email", posted_at=base),
         {"kind": "added", "key": "k2", "app_id": "com.b", "title": "two", "body": "x",

@@ -133,21 +133,40 @@ def cmd_config(inv: Invocation) -> int:
         return 0
     config = inv.config
     api_env = config.provider.openai.api_key_env
+    problem = _provider_file_problem(config)
     data = {
         "root": str(inv.root),
         "config_file": config.source,
         "config": config.to_dict(),
         "secrets": {api_env: "set" if inv.env.get(api_env) else "not set"} if api_env else {},
+        "problems": [problem] if problem else [],
     }
     if inv.json:
         print_json(data)
-        return 0
-    say(f"# root: {data['root']}")
-    say(f"# config file: {data['config_file'] or '(none: defaults)'}")
-    for name, state in data["secrets"].items():
-        say(f"# secret ${name}: {state}")
-    _print_toml(data["config"], "")
+    else:
+        say(f"# root: {data['root']}")
+        say(f"# config file: {data['config_file'] or '(none: defaults)'}")
+        for name, state in data["secrets"].items():
+            say(f"# secret ${name}: {state}")
+        _print_toml(data["config"], "")
+    if problem:
+        # The daemon still starts with such a file (intake goes on, work stays pending);
+        # `config` is where an operator is told, with a non-zero exit status.
+        print(f"companion-memory: {problem}", file=sys.stderr)
+        return 2
     return 0
+
+
+def _provider_file_problem(config: Any) -> str | None:
+    """The model file check of the provider settings, as one line (None when fine)."""
+    from agent.model.settings import ProviderConfigError
+    from device.providers import provider_settings
+
+    try:
+        provider_settings(config).check_files()
+    except ProviderConfigError as err:
+        return f"provider.llama.{err.key}: {err.reason}" if err.key == "model_path" else err.reason
+    return None
 
 
 def _print_toml(table: dict[str, Any], prefix: str) -> None:

@@ -138,6 +138,7 @@ class Runtime:
         self._start_link = start_link
         self._link_connect = link_connect
         self.link: PhoneLinkService | None = None
+        self.provider_problem: str | None = None
         self._state = RuntimeState.UNOPENED
         self._stack: AsyncExitStack | None = None
         self._close_lock = asyncio.Lock()
@@ -147,6 +148,26 @@ class Runtime:
     @property
     def state(self) -> RuntimeState:
         return self._state
+
+    async def _build_provider(self) -> ModelProvider:
+        """The configured provider; a missing or unreadable model file does not stop intake.
+
+        Notifications keep landing durably and stay pending, visible in the round
+        report and `status` (`provider_problem`), until the model is fixed."""
+        from agent.model.settings import ProviderConfigError
+        from agent.model.unavailable import UnavailableProvider
+
+        try:
+            return await asyncio.to_thread(
+                build_configured_provider, self.config, self.root, self.clock, self.fs
+            )
+        except ProviderConfigError as err:
+            if err.key != "model_path":
+                raise
+            self.provider_problem = err.reason
+            log.error("model unavailable (%s key=provider.llama.model_path); intake continues, "
+                      "work stays pending", err.code)
+            return UnavailableProvider(self.config.provider.kind, err.reason)
 
     async def open(self) -> Runtime:
         """Wire and open every part; on any failure close what was opened and re-raise."""
@@ -174,9 +195,7 @@ class Runtime:
                 stack.push_async_callback(self.context.close)
                 provider = self._provider_override
                 if provider is None:
-                    provider = await asyncio.to_thread(
-                        build_configured_provider, cfg, self.root, self.clock, self.fs
-                    )
+                    provider = await self._build_provider()
                 self.provider: ModelProvider = provider
                 stack.push_async_callback(self.provider.close)
                 if cfg.provider.llama.preload and "llama" in (cfg.provider.kind,
@@ -388,7 +407,9 @@ class Runtime:
             "gaps": {"count": len(gaps), "recent": [g.to_dict() for g in gaps[-5:]]},
             "memory": await self.store.stats(),
             "worker": self.worker.status(),
-            "provider": describe(self.provider),
+            "provider": {**describe(self.provider),
+                         **({"unavailable": self.provider_problem}
+                            if self.provider_problem else {})},
             "sweep": await self.sweep.status(),
             "last_round": last.to_dict() if last is not None else None,
         }

@@ -19,6 +19,7 @@ from agent.model.provider import (
 )
 from agent.model.scripted import ScriptedProvider
 from agent.model.settings import ProviderConfigError, ProviderSettings
+from agent.model.unavailable import UnavailableProvider
 
 __all__ = [
     "BudgetExhaustedError",
@@ -41,6 +42,7 @@ __all__ = [
     "ProviderSettings",
     "RawProposal",
     "ScriptedProvider",
+    "UnavailableProvider",
     "build_provider",
     "describe",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import re
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from core.clock import FakeClock
 from device import Runtime, RuntimeState, parse_config
 from device.errors import ConfigError, RootError
 from memory.records import Tier
+from storage.fs import RealFileSystem, StorageIOError
 from storage.monitor import FakeDiskProbe
 
 REPO = Path(__file__).resolve().parents[2]
@@ -84,13 +86,19 @@ BROKEN_MODEL = parse_config({"provider": {"kind": "llama",
                                           "llama": {"model_path": "/nonexistent/none.gguf"}}})
 
 
+class NoDirectoriesFS(RealFileSystem):
+    """Opening the notification log fails (after the store has opened)."""
+
+    def makedirs(self, path: str) -> list[str]:
+        raise StorageIOError("mkdir", path, OSError(errno.EACCES, "denied"))
+
+
 async def test_half_finished_open_unwinds(tmp_path: Path) -> None:
     threads_before = {t.ident for t in threading.enumerate()}
-    config = BROKEN_MODEL
-    runtime = Runtime(config, root=tmp_path / "root")
-    with pytest.raises(Exception) as info:
+    runtime = Runtime(root=tmp_path / "root", fs=NoDirectoriesFS())
+    with pytest.raises(StorageIOError) as info:
         await runtime.open()
-    assert "none.gguf" in str(info.value) or "model_path" in str(info.value)
+    assert "mkdir" in str(info.value)
     assert runtime.state is RuntimeState.CLOSED
     await asyncio.sleep(0.05)
     leaked = [t for t in threading.enumerate()
@@ -99,6 +107,23 @@ async def test_half_finished_open_unwinds(tmp_path: Path) -> None:
     # The store and log were closed cleanly: a new runtime opens the same root.
     async with Runtime(root=tmp_path / "root", start_worker=False) as again:
         assert await again.context.pending_count() == 0
+
+
+async def test_missing_model_keeps_intake_and_leaves_work_pending(tmp_path: Path) -> None:
+    async with Runtime(BROKEN_MODEL, root=tmp_path / "root", start_worker=False) as runtime:
+        totals = await runtime.feed([
+            NotificationEvent.create(kind="added", key="k1", app_id="com.example.chat",
+                                     title="Anna", body="Lunch at noon tomorrow?",
+                                     posted_at=runtime.clock.now())
+        ])
+        assert totals.persisted == 1
+        report = await runtime.run_once()
+        notes = report.report_for("notifications")
+        assert notes is not None and notes.error == "model_unavailable"
+        assert notes.model_calls == 0 or notes.applied == 0
+        assert await runtime.context.pending_count() == 1
+        status = await runtime.status()
+        assert "none.gguf" in status["provider"]["unavailable"]
 
 
 async def test_root_refusals_in_process(tmp_path: Path) -> None:

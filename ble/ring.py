@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ble.events import NotificationEvent
@@ -78,6 +78,24 @@ class EventRing:
     def last_seq(self) -> int:
         """The sequence number of the newest event ever published (first_seq - 1 if none)."""
         return self._next_seq - 1
+
+    @property
+    def replay_window(self) -> int:
+        """How many content fingerprints the replay window keeps."""
+        return self._replay_window
+
+    def remember(self, fingerprints: Iterable[bytes]) -> int:
+        """Seed the replay window with fingerprints of events already taken in (oldest
+        first), e.g. from the durable log after a restart, so a phone that re-sends
+        what it showed before is not recorded twice. Returns how many are kept."""
+        if not self._replay_window:
+            return 0
+        for fp in fingerprints:
+            self._fingerprints[fp] = None
+            self._fingerprints.move_to_end(fp)
+            if len(self._fingerprints) > self._replay_window:
+                self._fingerprints.popitem(last=False)
+        return len(self._fingerprints)
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call `listener()` after every accepted publish; returns an unsubscribe function.

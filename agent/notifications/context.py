@@ -123,6 +123,7 @@ class NotificationContext:
             cursor.attach(state)
         ctx = cls(ring=ring, log=log, state=state, cursor=cursor, clock=clock or SystemClock())
         await ctx._blocking(lambda: ctx._recover_sync("cut_at_open"))
+        await ctx._seed_replay_window()
         ctx._memory_cursor = await cursor.load()
         if ctx._memory_cursor > ctx._last_context_id:
             ahead = ctx._memory_cursor
@@ -137,6 +138,22 @@ class NotificationContext:
             await ctx._blocking(lambda: ctx._state.add_gap(gap))
             ctx._last_context_id = ahead
         return ctx
+
+    async def _seed_replay_window(self) -> None:
+        """A new process has a new ring with an empty replay window: seed it from the
+        newest records of the log, so events the phone re-sends after a restart (ANCS
+        PreExisting) or a feed file given twice are not recorded again."""
+        window = self._ring.replay_window
+        if window == 0 or self._last_context_id == 0:
+            return
+        after = max(0, self._last_context_id - window)
+
+        def work() -> list[dict[str, Any]]:
+            return self._log.read_after(after, window)
+
+        lines = await self._blocking(work)
+        self._ring.remember(NotificationRecord.from_line(line).event.fingerprint()
+                            for line in lines)
 
     async def close(self) -> None:
         """Idempotent; later calls other than close raise ContextClosedError."""

@@ -99,7 +99,10 @@ class SweepStateMixin:
                 "start_utc": cursor.start_utc.isoformat(),
                 "end_utc": cursor.end_utc.isoformat(),
                 "window_id": cursor.window_id,
-                "zone": cursor.zone,
+                # The zone the window was cut in; after a reconcile the cursor's zone is
+                # already the new one while this window is still the old zone's day.
+                "zone": _window_zone(cursor.window_id, cursor.zone),
+                "reconciled": cursor.kind == "reconciled",
             }
         reason: str | None = None
         if self.kill_switch:
@@ -158,3 +161,10 @@ class SweepStateMixin:
             "anchor_end_utc": new.end_utc.isoformat(),
             "next_window": next_window(new.end_utc, self.zone).to_dict(),
         }
+
+
+def _window_zone(window_id: str, default: str) -> str:
+    """The zone named in a window id (`<date>@<zone>#<start>/<end>`)."""
+    _, sep, rest = window_id.partition("@")
+    zone = rest.partition("#")[0]
+    return zone if sep and zone else default

@@ -239,6 +239,12 @@ async def test_zone_change_fails_closed_and_reconciles_exactly(world: World) -> 
         "blocked", "timezone_changed_requires_reconciliation")
     result = await moved.reconcile()
     assert result["reconciled"] and result["namespace"] == 2
+    status = await moved.status()
+    assert status["zone"] == NY and status["cursor_zone"] == NY
+    # the anchor is still Kolkata's last day, labelled with Kolkata, not New York
+    assert status["last_window"]["zone"] == kolkata
+    assert status["last_window"]["local_date"] == "2026-03-03"
+    assert status["last_window"]["reconciled"] is True
     # the first New York window starts exactly where Kolkata's last one ended
     assert result["next_window"]["start_utc"] == "2026-03-03T18:30:00+00:00"
     assert result["next_window"]["end_utc"] == "2026-03-04T05:00:00+00:00"

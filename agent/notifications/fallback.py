@@ -1,9 +1,11 @@
 """The seed's deterministic Temporary Memory fallback for the notification scenario.
 
-No model: one Temporary memory per meaningful notification, as a distilled,
-bounded statement ("WhatsApp: message from Anna about dinner on Friday"), never
-the copied body. When a related memory already says exactly that, the fallback
-reinforces it instead of adding a copy. Registered on the `DeterministicProvider`
+No model: one Temporary memory per meaningful notification, as a short, bounded
+statement shaped by the kind of notification ("WhatsApp message from Anna: Dinner
+on Friday at 8", "Calendar: Dentist appointment, tomorrow 10:00 at Dr. Weber's"),
+never the copied body: only the first sentence's first words are kept. When a
+related memory already says exactly that, the fallback reinforces it instead of
+adding a copy. Registered on the `DeterministicProvider`
 as `notification_fallback`; it reads the request's structured payload.
 """
 
@@ -16,8 +18,8 @@ from memory.records import normalize_text
 
 SCENARIO = "notifications"
 SENDER_CHARS = 40
-TOPIC_WORDS = 8
-TOPIC_CHARS = 60
+TOPIC_WORDS = 12
+TOPIC_CHARS = 90
 
 _GENERIC_SEGMENTS = frozenset(
     {"android", "app", "apps", "mobile", "ios", "client", "messenger", "phone", "com", "org"}
@@ -27,13 +29,20 @@ _KNOWN_APPS = {
     "talk": "Google Chat", "katana": "Facebook", "orca": "Messenger", "tgios": "Telegram",
 }
 _CATEGORY_NOUN = {
-    "social": "message", "email": "email", "schedule": "event", "message": "message",
+    "social": "message", "email": "email", "schedule": "event", "other": "update",
+    "business": "update", "finance": "update", "health": "update", "travel": "update",
+    "message": "message",
     "msg": "message", "call": "call", "missedcall": "missed call", "incomingcall": "call",
     "voicemail": "voicemail", "news": "news", "reminder": "reminder", "event": "event",
     "alarm": "alarm", "transport": "update", "navigation": "update",
     "businessandfinance": "update", "healthandfitness": "update", "location": "update",
 }
-_SENTENCE = re.compile(r"[.!?\n;]")
+# A sentence ends at ! ? ; or a newline, or at a full stop followed by a space and a
+# capital letter, unless the full stop closes a short title such as "Dr." or "St.".
+_SENTENCE = re.compile(
+    r"[!?;\n]|(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z])\.(?=\s+[A-Z0-9]|$)"
+)
+_PERSON_NOUNS = frozenset({"message", "email", "call", "missed call", "voicemail"})
 _WORD = re.compile(r"\S+")
 
 
@@ -73,11 +82,25 @@ def distill(item: dict[str, Any]) -> str | None:
     first = _SENTENCE.split(source_text, maxsplit=1)[0] if source_text else ""
     topic = _bounded(first, TOPIC_WORDS, TOPIC_CHARS)
     sender = _bounded(title, 6, SENDER_CHARS)
+    if noun in _PERSON_NOUNS:
+        if app.casefold().rstrip("s") == noun:  # "Messages", "Mail": no "Messages message"
+            noun = ""
+        app_noun = f"{app} {noun}" if noun else app
+        if sender and topic:
+            return f"{app_noun} from {sender}: {topic}"
+        if sender:
+            return f"{app_noun} from {sender}"
+        return f"{app_noun}: {topic}"
+    # Calendars, deliveries, banks, news: the title names the thing, the body says what.
     if sender and topic:
-        return f"{app}: {noun} from {sender} about {topic}"
-    if sender:
-        return f"{app}: {noun} from {sender}"
-    return f"{app}: {noun} about {topic}"
+        return f"{app}: {sender}, {topic[0].lower() + topic[1:] if _lower_ok(topic) else topic}"
+    return f"{app}: {sender or topic}"
+
+
+def _lower_ok(topic: str) -> bool:
+    """Lower-case the first letter only for ordinary words ("Tomorrow" yes, "LH" no)."""
+    first = topic.split(" ", 1)[0]
+    return first[:1].isupper() and first[1:].islower()
 
 
 def notification_fallback(payload: dict[str, Any]) -> dict[str, Any]:

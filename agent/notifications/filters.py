@@ -204,12 +204,16 @@ _CODE_PHRASE = re.compile(
 _MARKETING_STRONG = re.compile(
     r"\b(?:unsubscribe|promo ?code|coupon|flash sale|shop now|buy now|limited[- ]time offer"
     r"|free shipping|reply stop|text stop|opt[- ]out|black friday|cyber monday|clearance"
-    r"|exclusive (?:deal|offer)s?|use code)\b|\b\d{1,2}\s?% off\b|\bup to \d{1,2}\s?%",
+    r"|exclusive (?:deal|offer)s?|use code|customers who (?:bought|viewed)|recommended for you"
+    r"|see (?:our )?recommendations|click (?:here|to read more)"
+    r"|(?:new|spring|summer|autumn|fall|winter) collection)\b"
+    r"|\b\d{1,2}\s?% off\b|\bup to \d{1,2}\s?%",
     re.IGNORECASE,
 )
 _MARKETING_WEAK = re.compile(
     r"\b(?:sale|deals?|discount|offers?|save|savings|don't miss|last chance|hurry|ends (?:today|"
-    r"tonight|soon)|new arrivals|subscribe|newsletter|special price|bestsellers?|voucher)\b",
+    r"tonight|soon)|new arrivals|subscribe|newsletter|special price|bestsellers?|voucher"
+    r"|tips|top \d{1,2})\b",
     re.IGNORECASE,
 )
 _VERIFY_WORDS_LC = _ascii_twin(_VERIFY_WORDS)

@@ -42,6 +42,10 @@ def ev(body: str, *, title: str = "", kind: str = "added", category: str = "") -
         ("Shop", "FLASH SALE! 40% off everything, use code SPRING at checkout", "marketing"),
         ("", "Last chance: deals end tonight. Don't miss our sale", "marketing"),
         ("", "Reply STOP to unsubscribe from these messages", "marketing"),
+        ("Your order", "Customers who bought this also bought... see recommendations",
+         "marketing"),
+        ("New arrivals", "Spring collection is here", "marketing"),
+        ("Newsletter", "This week's top 10 productivity tips - click to read more", "marketing"),
         ("Admin", "The new wifi password is hunter2-blue", "secret_password"),
         ("", "password: Tr0ub4dor&3", "secret_password"),
         ("", "card 4111 1111 1111 1111 exp 12/27", "secret_card"),
@@ -78,6 +82,8 @@ def test_noise_and_secrets_are_classified(title: str, body: str, reason: str) ->
         ("Bank", "Salary 4300 received"),
         ("Anna", "Use 2 eggs for the cake, I'll bring 3 more"),
         ("Gym", "Use locker 1204 for your bag today"),
+        ("Ben", "I'll send you the newsletter draft tonight"),
+        ("Mia", "Any tips for the museum trip?"),
     ],
 )
 def test_ordinary_notifications_pass(title: str, body: str) -> None:

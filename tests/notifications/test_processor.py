@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import orjson
+import pytest
 
 from agent.model.provider import ModelOutputError, ModelUnavailableError
 from agent.notifications.processor import derive_memory_id
@@ -67,7 +68,7 @@ async def test_flow_filters_coalesces_and_commits_with_one_call(tmp_path: Path) 
         mem = records[0]
         assert mem.tier is Tier.TEMPORARY and mem.memory_id == derive_memory_id([1, 5])
         assert {s.ref for s in mem.sources} == {"1", "5"}
-        assert mem.text.startswith("WhatsApp: message from Anna about Dinner on Friday at 8")
+        assert mem.text.startswith("WhatsApp message from Anna: Dinner on Friday at 8")
         assert p.context.memory_cursor == 6
         # the model saw only the coalesced newest version, never the filtered ones
         prompt = all_prompt_text(p.provider)
@@ -230,3 +231,26 @@ async def test_crash_after_memory_write_before_cursor_re_extracts_without_duplic
         assert sorted(r.memory_id for r in records) == sorted(
             {derive_memory_id([1]), derive_memory_id([2])}
         )
+
+
+@pytest.mark.parametrize(
+    ("item", "expected"),
+    [
+        ({"app": "net.whatsapp.WhatsApp", "cat": "social", "title": "Anna",
+          "body": "Dinner on Friday at 8? The usual place."},
+         "WhatsApp message from Anna: Dinner on Friday at 8"),
+        ({"app": "com.apple.mobilecal", "cat": "schedule", "title": "Dentist appointment",
+          "body": "Tomorrow 10:00 at Dr. Weber's practice. Bring your card."},
+         "Calendar: Dentist appointment, tomorrow 10:00 at Dr. Weber's practice"),
+        ({"app": "de.paket.app", "cat": "other", "title": "Delivery update",
+          "body": "Flight LH 2034 leaves from gate B12."},
+         "Paket: Delivery update, flight LH 2034 leaves from gate B12"),
+        ({"app": "com.apple.mobilephone", "cat": "missedcall", "title": "Mum", "body": ""},
+         "Mobilephone missed call from Mum"),
+        ({"app": "x.y", "cat": "social", "title": "", "body": "", "sub": ""}, None),
+    ],
+)
+def test_fallback_statement_shapes(item: dict[str, str], expected: str | None) -> None:
+    from agent.notifications.fallback import distill
+
+    assert distill(item) == expected

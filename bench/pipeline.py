@@ -365,15 +365,28 @@ def write_doc(args: argparse.Namespace, lines: list[str]) -> None:
         "runs lowercased case-sensitive twins of its IGNORECASE patterns on ASCII text "
         "(28 -> 14 us per notification, same decisions: differential test).",
         "",
-        "Throughput still misses the 50 % target, and the rest is SQLite on the store "
-        "thread. Per batch of 10 at 10,000 notifications (wall time of each await): "
-        "`related_many` ~2.4 ms (one FTS5 query + join per kept notification; it grows "
-        "with the store, ~1.4 ms at 5,000), the apply + cursor transaction ~1.0 ms (7 "
-        "intents with FTS triggers, receipt, one WAL fsync), everything on the event loop "
-        "~0.8 ms (filters 0.17, prompt + deterministic answer 0.13, validation 0.11, "
-        "intents 0.06, consume 0.11 per batch amortized) and 4 store-thread hops. The floor "
-        "is ~0.37 ms per batch, so 50 % needs the whole pipeline under ~0.75 ms per batch: "
-        "not reachable while each notification makes its own FTS5 lookup.",
+        "Then (commit 729b192, same command): pipeline 2,483/s (4.03 s) vs raw floor "
+        "26,544/s, 9 % of floor; per batch ~4.2 ms: `related_many` ~2.4 ms (one FTS5 query + "
+        "join per kept notification, ~240 us each, growing with the store), the apply + "
+        "cursor transaction ~1.0 ms, event loop ~0.8 ms. Changes since (store performance "
+        "pass): a related lookup ranks at most the newest 64 rows its MATCH finds "
+        "(`RELATED_WINDOW`; `ORDER BY bm25()` costs ~1 us a row plus a posting walk per "
+        "phrase, and a rare-term lookup may match 256 rows); when even the rarest term is "
+        "common (AND of the two rarest) it returns the newest live matches unranked (every "
+        "row holds the same terms: no scoring pass, ~40 us instead of ~190); texts of a "
+        "batch that choose the same MATCH share one query; related memories and the "
+        "owner's recent rejections come from ONE store-thread job "
+        "(`MemoryStore.batch_context`). tests/memory/test_related_batch.py compares each "
+        "text's batched result with an exhaustive per-item ranking.",
+        "",
+        "Throughput still misses the 50 % target. Per batch of 10 now (wall time of each "
+        "await, `/tmp` profile of this run's workload): `batch_context` ~0.9 ms (7 lookups, "
+        "~4 newest-match and ~3 windowed BM25, plus the cached document counts), the apply "
+        "+ cursor transaction ~0.9 ms (7 creates with FTS triggers, receipt, one WAL fsync), "
+        "`rejected_many` ~0.1 ms, the event loop ~0.7 ms. The floor is ~0.38 ms per batch, "
+        "so 50 % needs the whole pipeline under ~0.75 ms: the apply transaction alone is "
+        "above that; not reachable while each notification gets its own related lookup and "
+        "each batch its own durable apply.",
         "",
         "",
     ])

@@ -33,7 +33,7 @@ from memory.records import (
     Tier,
     normalize_text,
 )
-from memory.store import CleanupStats, MemoryStore, RecallHit, SaveResult
+from memory.store import BatchContext, CleanupStats, MemoryStore, RecallHit, SaveResult
 
 __all__ = [
     "AUTHORITY_RANK",
@@ -44,6 +44,7 @@ __all__ = [
     "ApplyResult",
     "Authority",
     "AuthorityError",
+    "BatchContext",
     "CleanupStats",
     "CursorAdvance",
     "CursorConflictError",

@@ -16,7 +16,7 @@ import math
 import re
 import sqlite3
 from collections.abc import Collection, Sequence
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from memory.errors import EmptyQueryError
 from memory.records import MemoryRecord, Tier
@@ -250,6 +250,10 @@ RELATED_POSTINGS = 256
 """Posting budget of a related-memory lookup: rarer terms are added while their summed
 document counts stay within it (see `related_search`)."""
 
+RELATED_WINDOW = 64
+"""A related lookup ranks (BM25) only the newest this many rows its MATCH finds: ranking
+costs ~1 us a row plus the join, and a lookup of rare terms may match RELATED_POSTINGS."""
+
 
 DF_CACHE_TERMS = 4096
 DF_CACHE_WRITES = 32
@@ -285,6 +289,44 @@ class DocFreqCache:
         return self._dfs
 
 
+class RelatedQuery(NamedTuple):
+    """What one related lookup sends to FTS5 (see `related_expression`)."""
+
+    match: str
+    rows: int
+    """At most this many rows match (from the `dfs` it was chosen by; approximate when
+    those counts are stale)."""
+    common: bool
+    """Even the rarest indexed term is in more than RELATED_POSTINGS rows."""
+
+
+def related_expression(
+    terms: Sequence[str], dfs: dict[str, int], *, max_terms: int = RELATED_TERMS
+) -> RelatedQuery | None:
+    """The MATCH of a related lookup; None when no term is indexed.
+
+    The rarest terms are ORed while their summed document counts fit
+    RELATED_POSTINGS (at most `max_terms`); when even the rarest is more common
+    than that, the two rarest must both occur (the one term when it is alone).
+    """
+    present = sorted((t for t in terms if dfs.get(t, 0) > 0), key=lambda t: dfs[t])
+    if not present:
+        return None
+    if dfs[present[0]] > RELATED_POSTINGS:
+        if len(present) == 1:
+            return RelatedQuery(match_expression(present), dfs[present[0]], True)
+        both = f"{match_expression(present[:1])} AND {match_expression(present[1:2])}"
+        return RelatedQuery(both, dfs[present[0]], True)
+    chosen = present[:1]
+    postings = dfs[present[0]]
+    for term in present[1:max_terms]:
+        if postings + dfs[term] > RELATED_POSTINGS:
+            break
+        postings += dfs[term]
+        chosen.append(term)
+    return RelatedQuery(match_expression(chosen), postings, False)
+
+
 def related_search(
     conn: sqlite3.Connection,
     terms: Sequence[str],
@@ -294,6 +336,7 @@ def related_search(
     limit: int,
     max_terms: int = RELATED_TERMS,
     dfs: dict[str, int] | None = None,
+    memo: dict[str, list[MemoryRecord]] | None = None,
 ) -> list[MemoryRecord]:
     """Top `limit` live records for the rarest few of `terms` that are indexed.
 
@@ -301,43 +344,55 @@ def related_search(
     notification), cheaper than `search`: terms no live memory holds are dropped
     without a MATCH (no terms left: no query at all); the rarest terms form a
     BM25 OR query while their summed document counts fit RELATED_POSTINGS (at
-    most `max_terms`). When even the rarest term is more common than that, the
-    two rarest must both occur (AND). So the cost follows a bounded number of
-    postings, not the text's most common words or the corpus size. `dfs`: document
-    counts to choose by (e.g. from a `DocFreqCache`); looked up when None.
+    most `max_terms`); when it may match more than RELATED_WINDOW rows, only the
+    newest RELATED_WINDOW matches are ranked. When even the rarest term is more
+    common than RELATED_POSTINGS, the two rarest must both occur (AND) and the
+    newest matches are returned unranked: every such row holds the same one or
+    two terms, so BM25 would only reward short rows and repeats. So the cost
+    follows a bounded number of postings and scored rows, not the text's most
+    common words or the corpus size. Rows tied on BM25 come newest first.
+    `dfs`: document counts to choose by (e.g. from a `DocFreqCache`); looked up
+    when None. `memo`: results by MATCH string for
+    lookups sharing one snapshot, tiers, limit and time (a batch), so texts that
+    choose the same terms cost one query.
     """
     tier_values = sorted({Tier(t).value for t in tiers})
     if not terms or not tier_values or limit <= 0:
         return []
     if dfs is None:
         dfs = _doc_freqs(conn, terms)
-    present = sorted((t for t in terms if dfs.get(t, 0) > 0), key=lambda t: dfs[t])
-    if not present:
+    choice = related_expression(terms, dfs, max_terms=max_terms)
+    if choice is None:
         return []
-    chosen = present[:1]
-    postings = dfs[present[0]]
-    for term in present[1:max_terms]:
-        postings += dfs[term]
-        if postings > RELATED_POSTINGS:
-            break
-        chosen.append(term)
-    if dfs[present[0]] > RELATED_POSTINGS and len(present) > 1:
-        expression = f"{match_expression(present[:1])} AND {match_expression(present[1:2])}"
-    else:
-        expression = match_expression(chosen)
+    expression = choice.match
+    if memo is not None and expression in memo:
+        return memo[expression]
     marks = ", ".join("?" for _ in tier_values)
     cols = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
+    floor = 0
+    if choice.common:
+        order = "memories_fts.rowid DESC"  # the newest matches; no scoring pass
+    else:
+        order = "bm25(memories_fts), memories_fts.rowid DESC"
+        if choice.rows > RELATED_WINDOW:  # rank the newest RELATED_WINDOW matches, not all
+            row = conn.execute(
+                "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? "
+                "ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                (expression, RELATED_WINDOW - 1),
+            ).fetchone()
+            floor = int(row[0]) if row is not None else 0
     sql = (
         f"SELECT {cols} FROM memories_fts "
         "JOIN memories AS m ON m.rowid = memories_fts.rowid "
-        f"WHERE memories_fts MATCH ? AND m.status = 'active' AND m.tier IN ({marks}) "
-        "AND (m.expires_us IS NULL OR m.expires_us > ?) "
-        "ORDER BY bm25(memories_fts) LIMIT ?"
+        "WHERE memories_fts MATCH ? AND memories_fts.rowid >= ? "
+        f"AND m.status = 'active' AND m.tier IN ({marks}) "
+        f"AND (m.expires_us IS NULL OR m.expires_us > ?) ORDER BY {order} LIMIT ?"
     )
-    rows = conn.execute(
-        sql, (expression, *tier_values, now_us, limit)
-    ).fetchall()
-    return [record_from_row(row) for row in rows]
+    rows = conn.execute(sql, (expression, floor, *tier_values, now_us, limit)).fetchall()
+    found = [record_from_row(row) for row in rows]
+    if memo is not None:
+        memo[expression] = found
+    return found
 
 
 def token_similarity(a: str, b: str) -> float:

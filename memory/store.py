@@ -62,6 +62,7 @@ RECALL_LIMIT_MAX = 100
 
 __all__ = [
     "ApplyResult",
+    "BatchContext",
     "CleanupStats",
     "CursorAdvance",
     "MemoryStore",
@@ -75,6 +76,16 @@ class RecallHit:
     record: MemoryRecord
     score: float
     """Higher is better (negated BM25, or the fused score with a dense leg)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BatchContext:
+    """What a notification batch reads before its model call, from one snapshot."""
+
+    related: list[list[MemoryRecord]]
+    """Related records per text, in the order of the texts (see `related_many`)."""
+    recent_rejections: list[str]
+    """As `MemoryStore.recent_rejections()`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,24 +331,44 @@ class MemoryStore:
         `related` instead. Cancellation: see the module docstring (read only).
         """
         _check_limit(limit)
+        if self._dense is not None:
+            limit = min(limit, RECALL_LIMIT_MAX)
+            return [await self.related(t, limit=limit, tiers=tiers) for t in texts]
+        return (await self.batch_context(texts, limit=limit, tiers=tiers)).related
+
+    async def batch_context(
+        self,
+        texts: Sequence[str],
+        *,
+        limit: int = 5,
+        tiers: Collection[Tier] = PERSONAL_TIERS,
+    ) -> BatchContext:
+        """`related_many(texts)` and `recent_rejections()` in ONE store-thread job (one
+        snapshot). With a dense leg set, related lookups go through `related` (one job
+        each). Cancellation: see the module docstring (read only).
+        """
+        _check_limit(limit)
         limit = min(limit, RECALL_LIMIT_MAX)
         if self._dense is not None:
-            return [await self.related(t, limit=limit, tiers=tiers) for t in texts]
+            related = [await self.related(t, limit=limit, tiers=tiers) for t in texts]
+            return BatchContext(related, await self.recent_rejections())
         wanted = owner.coerce_tiers(tiers)
         term_lists = [query_terms(t) for t in texts]
-        if not any(term_lists):
-            return [[] for _ in term_lists]
         now_us = to_us(self.now())
         generation = self._writes
         cache = self._dfs
 
-        def job(conn: sqlite3.Connection) -> list[list[MemoryRecord]]:
-            dfs = cache.lookup(conn, {t for terms in term_lists for t in terms}, generation)
-            return [
-                related_search(conn, terms, now_us=now_us, tiers=wanted, limit=limit, dfs=dfs)
-                if terms else []
-                for terms in term_lists
-            ]
+        def job(conn: sqlite3.Connection) -> BatchContext:
+            related: list[list[MemoryRecord]] = [[] for _ in term_lists]
+            if any(term_lists):
+                dfs = cache.lookup(conn, {t for terms in term_lists for t in terms}, generation)
+                memo: dict[str, list[MemoryRecord]] = {}  # texts choosing the same terms
+                related = [
+                    list(related_search(conn, terms, now_us=now_us, tiers=wanted, limit=limit,
+                                        dfs=dfs, memo=memo)) if terms else []
+                    for terms in term_lists
+                ]
+            return BatchContext(related, owner.recent_rejections(conn))
 
         return await self.read(job)
 

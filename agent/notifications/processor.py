@@ -202,13 +202,16 @@ class NotificationProcessor:
         related: dict[int, dict[str, MemoryRecord]] = {}
         found: list[list[MemoryRecord]] = [[] for _ in kept]
         if self._related_limit:
-            # one store-thread job for the whole batch (rarest terms of each query)
-            found = await self._store.related_many(
+            # one store-thread job for the whole batch: related memories (rarest terms
+            # of each query) and the owner's recent rejections, from one snapshot
+            context = await self._store.batch_context(
                 [_query(item) for item in kept], limit=self._related_limit
             )
+            found, rejections = context.related, context.recent_rejections
+        else:
+            rejections = await self._store.recent_rejections()
         for item, records in zip(kept, found, strict=True):
             related[item.context_id] = {r.memory_id: r for r in records}
-        rejections = await self._store.recent_rejections()
         items_json = [_item_json(item) for item in kept]
         related_json = _related_json(related)
         raw = await self._engine.extract(

@@ -1,5 +1,6 @@
-"""The processor asks the store once per batch for related memories and once for
-owner rejections, whatever the batch size (one store-thread job each)."""
+"""The processor asks the store once per batch for related memories with the recent
+rejections (`batch_context`) and once for owner-rejection checks, whatever the batch size
+(one store-thread job each)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from typing import Any
 
 from tests.notifications.harness import Pipeline, event, pipeline
 
-WATCHED = ("related_many", "related", "rejected_many", "is_rejected", "read")
+WATCHED = ("batch_context", "related_many", "related", "recent_rejections", "rejected_many",
+           "is_rejected", "read")
 
 
 def count_store_calls(p: Pipeline) -> Counter[str]:
@@ -36,16 +38,18 @@ async def test_one_related_and_one_rejection_job_per_batch(tmp_path: Path) -> No
         first = await p.processor.run_batch()
         assert first.report.batches == 1 and first.report.analyzed == 10
         assert first.report.applied == 10
-        assert calls["related_many"] == 1 and calls["related"] == 0
+        assert calls["batch_context"] == 1 and calls["related"] == 0
+        assert calls["related_many"] == 0 and calls["recent_rejections"] == 0
         assert calls["rejected_many"] == 1 and calls["is_rejected"] == 0
         # the second batch finds the first batch's memories as related: still one job each
         p.publish(*(event(f"dinner plan {i} moved to Saturday", title=f"P{i}")
                     for i in range(10)))
         second = await p.processor.run_batch()
         assert second.report.batches == 1 and second.report.analyzed == 10
-        assert calls["related_many"] == 2 and calls["related"] == 0
+        assert calls["batch_context"] == 2 and calls["related"] == 0
+        assert calls["related_many"] == 0 and calls["recent_rejections"] == 0
         assert calls["rejected_many"] == 2 and calls["is_rejected"] == 0
-        assert 2 <= calls["read"] <= 2 * 3  # related, rejections, recent rejections per batch
+        assert calls["read"] == 2 * 2  # batch context, rejection checks per batch
 
 
 async def test_a_batch_filtered_entirely_makes_no_lookup(tmp_path: Path) -> None:
@@ -56,5 +60,5 @@ async def test_a_batch_filtered_entirely_makes_no_lookup(tmp_path: Path) -> None
         outcome = await p.processor.run_batch()
         assert outcome.report.batches == 1 and outcome.report.analyzed == 0
         assert sum(outcome.report.filtered.values()) == 4
-        assert calls["related_many"] == 0 and calls["rejected_many"] == 0
+        assert calls["batch_context"] == 0 and calls["rejected_many"] == 0
         assert await p.context.pending_count() == 0

@@ -22,6 +22,7 @@ from pathlib import Path
 from memory.errors import DatabaseRefusedError
 from memory.migrations import Migration, all_migrations
 from memory.schema import APPLICATION_ID, MIGRATIONS_TABLE
+from memory.search_text import register as register_search_text
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a writer waits for another process's write lock before StoreBusyError."""
@@ -132,6 +133,7 @@ def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
     known = all_migrations()
     _inspect_file(file)
     conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=True)
+    register_search_text(conn)  # the FTS triggers call it
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _check_identity(conn, str(file), known)

@@ -21,6 +21,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from memory.errors import EmptyQueryError
 from memory.records import MemoryRecord, Tier
 from memory.rows import COLUMNS, record_from_row
+from memory.search_text import joined_forms
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -43,8 +44,17 @@ MAX_QUERY_TERMS = 32
 
 
 def query_terms(text: str) -> list[str]:
-    """The searchable words of `text`: casefolded, stopwords dropped, order kept, unique."""
-    words = _WORD.findall(text.casefold()) if isinstance(text, str) else []
+    """The searchable words of `text`: casefolded, stopwords dropped, order kept, unique.
+
+    A hyphenated word also gives its joined form ("wi-fi": `wi`, `fi`, `wifi`), which
+    the index holds for hyphenated words (`memory.search_text`).
+    """
+    if not isinstance(text, str):
+        return []
+    folded = text.casefold()
+    words = _WORD.findall(folded)
+    if "-" in folded or "\u2010" in folded or "\u2011" in folded:
+        words += [j for j in joined_forms(folded) if _WORD.fullmatch(j)]
     terms = [w for w in words if w not in STOPWORDS]
     return list(dict.fromkeys(terms))[:MAX_QUERY_TERMS]
 

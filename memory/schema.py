@@ -110,7 +110,44 @@ CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
 """Per-term document counts of the FTS index (no storage of its own); recall uses it to
 find the selective terms of a query."""
 
+_SEARCH_TEXT = """
+DROP TRIGGER memories_fts_insert;
+DROP TRIGGER memories_fts_delete;
+DROP TRIGGER memories_fts_update;
+
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN new.status = 'active'
+BEGIN
+    INSERT INTO memories_fts (rowid, text) VALUES (new.rowid, cm_search_text(new.text));
+END;
+
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+WHEN old.status = 'active'
+BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, text)
+        VALUES ('delete', old.rowid, cm_search_text(old.text));
+END;
+
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF text, status ON memories
+BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, text)
+        SELECT 'delete', old.rowid, cm_search_text(old.text) WHERE old.status = 'active';
+    INSERT INTO memories_fts (rowid, text)
+        SELECT new.rowid, cm_search_text(new.text) WHERE new.status = 'active';
+END;
+
+INSERT INTO memories_fts (memories_fts) VALUES ('delete-all');
+INSERT INTO memories_fts (rowid, text)
+    SELECT rowid, cm_search_text(text) FROM memories WHERE status = 'active';
+"""
+"""The index holds `memory.search_text.search_text(text)` (hyphenated words also joined:
+"Wi-Fi" is found by `wifi`) instead of the raw text, rebuilt for the rows already there.
+The content table still supplies `text` to readers of the FTS table; the index is only
+ever maintained through these triggers (never FTS5 'rebuild', which would index the raw
+text)."""
+
 MIGRATIONS: list[Migration] = [
     Migration("0001_memory_core", _CORE),
     Migration("0002_memory_vocab", _VOCAB),
+    Migration("0003_memory_search_text", _SEARCH_TEXT),
 ]

@@ -1,4 +1,8 @@
-"""Pruned recall equals exhaustive BM25: same top-k as `ORDER BY bm25()` over every match."""
+"""Pruned recall equals exhaustive BM25: same top-k as `ORDER BY bm25()` over every match.
+
+The index holds `search_text(text)` (hyphenated words also joined), and both sides query
+it with the same `query_terms`; the corpus has hyphenated words so joined terms are in it.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from tests.memory.helpers import create
 
 COMMON = ["meeting", "bill", "euros", "due", "birthday", "parcel"]
 RARE = [f"name{i}" for i in range(60)]
+COMPOUND = ["wi-fi", "e-mail", "check-in"]  # indexed as parts and joined
 
 
 def corpus(seed: int, count: int) -> list[str]:
@@ -22,6 +27,7 @@ def corpus(seed: int, count: int) -> list[str]:
     for _ in range(count):
         words = rng.sample(COMMON, rng.randint(1, 3)) + rng.sample(RARE, rng.randint(0, 2))
         words += rng.choices(COMMON + RARE, k=rng.randint(0, 6))  # repeats: tf > 1, long rows
+        words += rng.sample(COMPOUND, 1) if rng.random() < 0.2 else []
         rng.shuffle(words)
         texts.append(" ".join(words))
     return texts
@@ -51,6 +57,9 @@ async def test_recall_equals_exhaustive_bm25(store: MemoryStore, seed: int) -> N
     queries = [" ".join(rng.sample(COMMON, 2) + rng.sample(RARE, 1)) for _ in range(25)]
     queries += [" ".join(rng.sample(COMMON, 3)) for _ in range(10)]
     queries += [f"{rng.choice(RARE)} {rng.choice(RARE)} {rng.choice(COMMON)}" for _ in range(10)]
+    queries += [f"{c} {rng.choice(COMMON)}" for c in COMPOUND]  # parts + joined form
+    queries += [f"{c.replace('-', '')} {rng.choice(RARE)}" for c in COMPOUND]  # joined only
+    assert await store.read(partial(exhaustive, query="wifi", limit=1))  # joined form indexed
     for round_ in range(2):
         for query in queries:
             for limit in (1, 5):

@@ -25,9 +25,8 @@ from core.clock import Clock
 from storage.monitor import CleanResult, StorageLevel, StorageMonitor
 
 if TYPE_CHECKING:
-    from memory.store import MemoryStore
-
     from agent.notifications.context import NotificationContext
+    from memory.store import MemoryStore
 
 DEFAULT_RETENTION_DAYS: Mapping[StorageLevel, int] = {
     StorageLevel.NORMAL: 14,

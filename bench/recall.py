@@ -36,6 +36,11 @@ from memory.rows import sources_to_json, to_us
 K = 5
 
 
+
+def speedup(ratio: float) -> str:
+    """Format a speed-up; below 10x keep one decimal so 0.5x does not print as 0x."""
+    return f"{ratio:.0f}x" if ratio >= 10 else f"{ratio:.1f}x"
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -156,7 +161,7 @@ def table(results: list[dict[str, float]], command: str) -> str:
         lines.append(
             f"| {int(r['size']):,} | {int(r['queries'])} | {r['api_p50']:.3f} / {r['api_p95']:.3f}"
             f" | {r['sql_p50']:.3f} / {r['sql_p95']:.3f} | {r['bm_p50']:.2f} / {r['bm_p95']:.2f}"
-            f" | {r['bm_p50'] / r['api_p50']:.0f}x / {r['bm_p95'] / r['api_p95']:.0f}x"
+            f" | {speedup(r['bm_p50'] / r['api_p50'])} / {speedup(r['bm_p95'] / r['api_p95'])}"
             f" | {r['ours_r5']:.3f} / {r['bm_r5']:.3f} | {int(r['hard'])}"
             f" | {r['ours_hard']:.3f} / {r['bm_hard']:.3f} |"
         )

@@ -42,7 +42,7 @@ from agent.model.provider import (
 from agent.model.schema_tools import schema_key, schema_to_gbnf
 
 GGUF_MAGIC = b"GGUF"
-PROMPT_CHUNK = 32  # tokens per prompt-eval step: the cancel check granularity during prefill
+PROMPT_CHUNK = 24  # tokens per prompt-eval step: the cancel check granularity during prefill
 _WIDTHS = (1, 64, 4096)  # candidate widths tried before the whole vocabulary
 _GRAMMAR_CACHE = 16  # compiled grammars kept (one per schema)
 

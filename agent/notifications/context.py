@@ -52,7 +52,7 @@ from agent.notifications.context_types import (
     NotificationRecord,
     SourceCursor,
 )
-from ble.events import format_rfc3339, parse_rfc3339
+from ble.events import NotificationEvent, format_rfc3339, parse_rfc3339
 from ble.ring import EventRing
 from core.clock import Clock, SystemClock
 from core.errors import CompanionMemoryError
@@ -99,7 +99,7 @@ class NotificationContext:
         self.last_recovery: RecoveryReport | None = None
         self._pending_seen: tuple[int, tuple[tuple[int, str, int], ...]] | None = None
         """(memory cursor, record keys) of the last read_pending: commit verifies against it."""
-        self._recent: dict[int, NotificationRecord] = {}
+        self._recent: dict[int, tuple[str, int, datetime, NotificationEvent]] = {}
         """The last records consume appended (contiguous ids); emptied by any recovery."""
 
     @classmethod
@@ -298,20 +298,23 @@ class NotificationContext:
     def _remember(
         self, first_id: int, generation: str, received_at: datetime, entries: Sequence[Any]
     ) -> None:
-        """Keep the records just appended, exactly as `NotificationRecord.from_line`
-        would read them back (UTC times), for `read_pending`."""
+        """Keep the ring entries just appended for `read_pending`; the records are built
+        (exactly as `NotificationRecord.from_line` would read them back) only when read."""
         recent = self._recent
         if recent and next(reversed(recent)) != first_id - 1:
             recent.clear()  # keep the window contiguous
         for i, entry in enumerate(entries):
-            event = entry.event
-            if event.posted_at.tzinfo is not UTC:
-                event = dataclasses.replace(event, posted_at=event.posted_at.astimezone(UTC))
-            recent[first_id + i] = NotificationRecord(
-                first_id + i, generation, entry.seq, received_at, event
-            )
+            recent[first_id + i] = (generation, entry.seq, received_at, entry.event)
         while len(recent) > RECENT_MAX:
             del recent[next(iter(recent))]
+
+    @staticmethod
+    def _record(context_id: int, kept: tuple[str, int, datetime, NotificationEvent]
+                ) -> NotificationRecord:
+        generation, seq, received_at, event = kept
+        if event.posted_at.tzinfo is not UTC:
+            event = dataclasses.replace(event, posted_at=event.posted_at.astimezone(UTC))
+        return NotificationRecord(context_id, generation, seq, received_at, event)
 
     def _recent_after(self, after: int, limit: int) -> list[NotificationRecord] | None:
         """Up to `limit` records after `after` from the window, or None (read the log)."""
@@ -326,7 +329,7 @@ class NotificationContext:
         end = min(after + limit, self._last_context_id)
         if end not in recent:
             return None  # the window ends before what the log holds: read the log
-        return [recent[cid] for cid in range(after + 1, end + 1)]
+        return [self._record(cid, recent[cid]) for cid in range(after + 1, end + 1)]
 
     def set_intake_enabled(self, enabled: bool) -> None:
         """Storage levels: when off, consume() persists nothing and the source cursor

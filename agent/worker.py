@@ -32,7 +32,7 @@ from core.clock import Clock
 from core.errors import CompanionMemoryError
 
 DEFAULT_IDLE_DELAY_S = 300.0
-"""The seed's five minutes without foreground activity before memory work runs."""
+"""The design's five minutes without foreground activity before memory work runs."""
 
 DEFAULT_MAX_BATCHES = 10_000
 """Upper bound of batches in one window, so a window always ends."""

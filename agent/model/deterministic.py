@@ -1,6 +1,6 @@
 """The provider with no model: each scenario registers a deterministic fallback.
 
-This is the seed's Temporary Memory fallback for tests and offline operation.
+This is the design's Temporary Memory fallback for tests and offline operation.
 A fallback receives the request's structured `payload` and returns the JSON
 object a model would have produced for the scenario's schema.
 """

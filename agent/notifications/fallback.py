@@ -1,4 +1,4 @@
-"""The seed's deterministic Temporary Memory fallback for the notification scenario.
+"""The design's deterministic Temporary Memory fallback for the notification scenario.
 
 No model: one Temporary memory per meaningful notification, as a short, bounded
 statement shaped by the kind of notification ("WhatsApp message from Anna: Dinner

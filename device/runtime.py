@@ -75,7 +75,7 @@ class RuntimeStateError(DeviceError):
 
 
 def scenario_fallbacks() -> dict[str, Any]:
-    """The deterministic provider's fallback per scenario (the seed's no-model path)."""
+    """The deterministic provider's fallback per scenario (the design's no-model path)."""
     from agent.episodes.fallback import episode_fallback
     from agent.notifications.fallback import notification_fallback
     from agent.sweep.fallback import sweep_fallback

@@ -4,6 +4,8 @@
 if the process dies, so a SIGKILL leaves no stale lock), opens the `Runtime` with
 its worker, and writes `<root>/daemon/status.json` atomically at start, after every
 round and at exit; each round worth keeping is appended to `<root>/reports/`.
+A failure to write either (a full disk) is logged by code and the daemon keeps
+running: intake must not stop because its status could not be shown.
 SIGTERM or SIGINT stops it gracefully: the worker cancels an in-flight model call
 (the batch commits nothing and stays pending), the parts close in reverse order,
 the lock is released and the process exits 0. After a SIGKILL the next `run`
@@ -76,7 +78,10 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
         async with Runtime(config, root=root, start_worker=True) as runtime:
             log.info("daemon started", extra=fields(pid=os.getpid(), root=str(root)))
             await runtime.monitor.check()  # level known (and intake paused if low) from the start
-            await _publish_status(runtime, "running", started_at)
+            try:
+                await _publish_status(runtime, "running", started_at)
+            except Exception as exc:  # e.g. a full disk: run anyway, intake pauses by level
+                _log_status_failure(exc)
             if ready is not None:
                 ready.set()
             await _watch_rounds(runtime, stop, started_at)
@@ -114,13 +119,25 @@ async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) 
             if stop.is_set():
                 break
             report = runtime.worker.last_report
-            if waiter in done and report is not None and _worth_keeping(report):
-                await asyncio.to_thread(append_report, runtime.fs, runtime.root,
-                                        report.to_dict(), runtime.clock.now())
-            await _publish_status(runtime, "running", started_at)
+            try:
+                if waiter in done and report is not None and _worth_keeping(report):
+                    await asyncio.to_thread(append_report, runtime.fs, runtime.root,
+                                            report.to_dict(), runtime.clock.now())
+                await _publish_status(runtime, "running", started_at)
+            except Exception as exc:  # a full disk must not take intake down with it
+                _log_status_failure(exc)
     finally:
         stopper.cancel()
         await asyncio.gather(stopper, return_exceptions=True)
+
+
+def _log_status_failure(exc: Exception) -> None:
+    """The status file or a round report could not be written: log the code, keep running."""
+    from device.logs import fields, get_logger
+
+    code = exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
+    get_logger("daemon").error("status or report not written; the daemon keeps running",
+                               extra=fields(code=code))
 
 
 def _worth_keeping(report: RoundReport) -> bool:

@@ -3,15 +3,24 @@ SIGINT/SIGTERM graceful exit, SIGKILL mid-round recovered on the next start."""
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import os
 import signal
 import subprocess
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 import pytest
 
+from ble.events import NotificationEvent
+from core.clock import FakeClock
+from device import Runtime, parse_config
+from device.daemon import _watch_rounds
+from storage.fs import RealFileSystem, StorageIOError
+from storage.monitor import FakeDiskProbe
 from tests.device.test_cli import CLI, as_json, cli, event
 
 
@@ -126,3 +135,62 @@ def test_sigkill_mid_round_recovers_on_next_start(tmp_path: Path) -> None:
     final = as_json(cli("status", "--json", root=root))
     assert final["pending"] == 0
     assert final["notifications"]["memory_cursor"] == final["notifications"]["last_context_id"]
+
+
+_QUICK = parse_config({"worker": {"idle_delay_s": 60}})  # at import: reads tz files
+
+
+class _StatusDiskFull(RealFileSystem):
+    """Real files, except that the daemon's status and report files hit a full disk."""
+
+    def __init__(self) -> None:
+        self.full = True
+        self.refused = 0
+
+    def _check(self, op: str, path: str) -> None:
+        parts = Path(path).parts
+        if self.full and ("daemon" in parts or "reports" in parts):
+            self.refused += 1
+            raise StorageIOError(op, path, OSError(errno.ENOSPC, "No space left on device"))
+
+    def append(self, path: str, data: bytes) -> None:
+        self._check("append", path)
+        super().append(path, data)
+
+    def write_file(self, path: str, data: bytes) -> None:
+        self._check("write", path)
+        super().write_file(path, data)
+
+
+async def test_round_watcher_survives_a_status_write_failure(tmp_path: Path) -> None:
+    """A full disk while writing status.json / reports must not end the daemon's loop."""
+    clock = FakeClock(datetime(2026, 3, 12, 9, 0, tzinfo=UTC))
+    fs = _StatusDiskFull()
+    async with Runtime(_QUICK, root=tmp_path / "root", clock=clock, fs=fs,
+                       probe=FakeDiskProbe(free_bytes=4 << 30)) as runtime:
+        stop = asyncio.Event()
+        watcher = asyncio.create_task(_watch_rounds(runtime, stop, "t0"))
+        await runtime.feed([NotificationEvent.create(
+            kind="added", key="k1", app_id="net.whatsapp.WhatsApp", title="Anna",
+            body="Dinner on Saturday at 7?", posted_at=clock.now())])
+        rounds = runtime.worker.rounds
+        await clock.advance(61)
+        await asyncio.wait_for(runtime.worker.wait_rounds(rounds + 1), 30)
+        for _ in range(200):  # let the watcher try (and fail) to write the round
+            if fs.refused or watcher.done():
+                break
+            await asyncio.sleep(0.01)
+        assert fs.refused > 0
+        await asyncio.sleep(0.1)
+        assert not watcher.done(), watcher.exception() if watcher.done() else None
+        fs.full = False  # space is back: the next round is published again
+        await clock.advance(61)
+        await asyncio.wait_for(runtime.worker.wait_rounds(rounds + 2), 30)
+        status = tmp_path / "root" / "daemon" / "status.json"
+        for _ in range(500):
+            if await asyncio.to_thread(status.exists):
+                break
+            await asyncio.sleep(0.01)
+        assert await asyncio.to_thread(status.exists)
+        stop.set()
+        await asyncio.wait_for(watcher, 30)

@@ -13,8 +13,9 @@ nothing. After a new trace is durable the wake callback (the worker's `wake`)
 is called so the EpisodeProcessor runs in the next idle window.
 
 Cancellation: cancelling `record()` while the write runs on its thread lets the
-write finish or fail whole (the file is either absent or complete); the caller
-just does not learn which, and recording again is idempotent.
+write finish or fail whole (the file is either absent or complete) before the
+recorder's lock is released; the caller just does not learn which, and recording
+again is idempotent.
 """
 
 from __future__ import annotations
@@ -125,10 +126,26 @@ class EpisodeRecorder:
         else:
             raise EpisodeError("not_an_object", "an episode must be a JSON object")
         async with self._lock:
-            result = await asyncio.to_thread(self._store, episode)
+            result = await self._store_locked(episode)
         if not result.duplicate and self._wake is not None:
             self._wake()
         return result
+
+    async def _store_locked(self, episode: Episode) -> RecordResult:
+        """`_store` on a thread; a cancelled caller keeps the lock until the thread ends,
+        so a second record of the same id cannot run beside a write still in progress."""
+        work = asyncio.ensure_future(asyncio.to_thread(self._store, episode))
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            while not work.done():
+                try:
+                    await asyncio.wait({work})
+                except asyncio.CancelledError:
+                    continue
+            if not work.cancelled():
+                work.exception()  # retrieved: the caller was cancelled and cannot see it
+            raise
 
     async def record_file(self, path: str | Path) -> RecordResult:
         """Record the episode in the JSON file at `path` (read through the seam)."""

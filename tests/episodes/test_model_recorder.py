@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from agent.episodes import Episode, EpisodeError, EpisodeRecorder, parse_episode
 from core.clock import FakeClock
+from storage.fs import RealFileSystem
 from tests.episodes.helpers import episode
 
 
@@ -147,3 +149,42 @@ async def test_record_file_and_scan(tmp_path: Path) -> None:
     refs = await asyncio.to_thread(recorder.scan)
     assert [(r.day, r.episode_id) for r in refs] == [("2026-01-01", "ep-file")]
     assert await asyncio.to_thread(recorder.scan, "2026-01-02") == []
+
+
+class _SlowWrites(RealFileSystem):
+    """Real files; the first trace write waits on `release` (a slow or busy disk)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self._held = False
+
+    def write_file(self, path: str, data: bytes) -> None:
+        if not self._held and "ep-1.json" in path:
+            self._held = True
+            self.entered.set()
+            self.release.wait(30)
+        super().write_file(path, data)
+
+
+async def test_cancelled_record_keeps_the_lock_until_its_write_ends(tmp_path: Path) -> None:
+    """A cancelled record() must not let a second write of the same id race its thread:
+    the second sees the first trace and is refused, and the trace stays the first one."""
+    fs = _SlowWrites()
+    recorder = EpisodeRecorder(tmp_path, fs=fs, clock=FakeClock())
+    first = asyncio.create_task(recorder.record(episode()))
+    assert await asyncio.to_thread(fs.entered.wait, 30)
+    first.cancel()
+    await asyncio.sleep(0)
+    second = asyncio.create_task(recorder.record(episode(goal="turn off wifi")))
+    await asyncio.sleep(0.2)  # the second is queued behind the first's write
+    fs.release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    with pytest.raises(EpisodeError) as info:
+        await second
+    assert info.value.code == "duplicate_id_different_content"
+    paths = await files(tmp_path)
+    assert len(paths) == 1
+    stored = orjson.loads(await asyncio.to_thread(Path(paths[0]).read_bytes))
+    assert Episode.from_dict(stored) == Episode.from_dict(episode())

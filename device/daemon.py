@@ -91,9 +91,12 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
         from storage.fs import RealFileSystem
 
         fs = RealFileSystem()
-        last = await asyncio.to_thread(read_status, fs, root) or {}
-        last.update({"state": "stopped", "stopped_at": datetime.now(UTC).isoformat()})
-        await asyncio.to_thread(write_status, fs, root, last)
+        try:
+            last = await asyncio.to_thread(read_status, fs, root) or {}
+            last.update({"state": "stopped", "stopped_at": datetime.now(UTC).isoformat()})
+            await asyncio.to_thread(write_status, fs, root, last)
+        except Exception as exc:  # a clean shutdown stays clean on a full disk
+            _log_status_failure(exc)
         log.info("daemon stopped", extra=fields(pid=os.getpid()))
     finally:
         for sig in installed:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from memory.records import MemoryRecord, Tier
@@ -74,9 +74,18 @@ def delete_all(conn: sqlite3.Connection) -> int:
     return count
 
 
+RECEIPT_RETENTION = timedelta(days=90)
+"""Idempotency receipts older than this are dropped: a batch is retried within minutes or
+hours, and its derived memory ids keep a later retry from duplicating even without one."""
+
+
 def cleanup_expired(conn: sqlite3.Connection, now: datetime) -> int:
-    """Move expired, deleted and superseded rows to id-only tombstones; returns rows removed."""
+    """Move expired, deleted and superseded rows to id-only tombstones and drop receipts
+    older than `RECEIPT_RETENTION`; returns the memory rows removed."""
     now_us = to_us(now)
+    conn.execute(
+        "DELETE FROM memory_receipts WHERE applied_us < ?", (to_us(now - RECEIPT_RETENTION),)
+    )
     condition = "status != 'active' OR (expires_us IS NOT NULL AND expires_us <= ?)"
     conn.execute(
         "INSERT OR REPLACE INTO memory_tombstones (memory_id, status, removed_us) "

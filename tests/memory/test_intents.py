@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -229,3 +230,19 @@ async def test_apply_intents_requires_a_transaction(store: MemoryStore) -> None:
                 c, [create("a")], now=now, temporary_ttl=timedelta(days=7),
                 long_term_ttl=timedelta(days=90)))
         )
+
+
+async def test_old_receipts_are_dropped_by_cleanup(store: MemoryStore, clock: FakeClock) -> None:
+    await store.apply([create("a")], receipt="old")
+    await clock.advance(60 * 86400)
+    await store.apply([create("b", "Gym at 7")], receipt="recent")
+
+    def receipts(conn: Any) -> list[str]:
+        return [r[0] for r in conn.execute("SELECT receipt FROM memory_receipts ORDER BY 1")]
+
+    assert await store.read(receipts) == ["old", "recent"]
+    await clock.advance(31 * 86400)  # "old" is now 91 days old, "recent" 31
+    await store.cleanup_expired()
+    assert await store.read(receipts) == ["recent"]
+    again = await store.apply([create("b", "Gym at 7")], receipt="recent")
+    assert again.replayed

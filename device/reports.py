@@ -10,15 +10,19 @@ Blocking functions: call them with `asyncio.to_thread`.
 
 from __future__ import annotations
 
+import asyncio
 import os
-from datetime import datetime
+from collections.abc import Mapping
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from core.clock import Clock
 from storage.atomic import ensure_dir, read_json, write_json_atomic
 from storage.fs import FileSystem
+from storage.monitor import CleanResult, StorageLevel
 
 REPORTS_DIR = "reports"
 STATUS_PATH = ("daemon", "status.json")
@@ -35,6 +39,48 @@ def append_report(fs: FileSystem, root: Path, report: dict[str, Any], when: date
     if new:
         fs.fsync_dir(directory)
     return path
+
+
+class ReportsCleaner:
+    """The storage-level cleaner of the round reports (owned by the device layer).
+
+    Report files older than the level's retention (the same days as processed
+    notification shards) are removed; at EMERGENCY every file but today's goes.
+    Reports are derived data (counts and codes), so nothing unprocessed is lost.
+    """
+
+    name = "round_reports"
+
+    def __init__(self, fs: FileSystem, root: Path, clock: Clock,
+                 retention_days: Mapping[StorageLevel, int]) -> None:
+        self._fs = fs
+        self._dir = str(root / REPORTS_DIR)
+        self._clock = clock
+        self._days = dict(retention_days)
+
+    async def clean(self, level: StorageLevel) -> CleanResult:
+        today = self._clock.now().date()
+        keep_from = today if level is StorageLevel.EMERGENCY else (
+            today - timedelta(days=self._days[level]))
+        return await asyncio.to_thread(self._clean, keep_from)
+
+    def _clean(self, keep_from: date) -> CleanResult:
+        removed = freed = 0
+        for name in self._fs.listdir(self._dir):
+            stem, dot, ext = name.partition(".")
+            try:
+                day = date.fromisoformat(stem)
+            except ValueError:
+                continue
+            if ext != "jsonl" or not dot or day >= keep_from:
+                continue
+            path = os.path.join(self._dir, name)
+            size = self._fs.size(path)
+            self._fs.unlink(path)
+            removed, freed = removed + 1, freed + size
+        if removed:
+            self._fs.fsync_dir(self._dir)
+        return CleanResult(removed=removed, freed_bytes=freed)
 
 
 def status_path(root: Path) -> Path:

@@ -52,6 +52,7 @@ from core.clock import Clock, SystemClock
 from device.config import Config
 from device.errors import DeviceError
 from device.link import Connect, PhoneLinkService
+from device.reports import ReportsCleaner
 from device.root import prepare_root
 from memory.records import Authority, Kind, MemoryRecord, SourceRef, Tier
 from memory.store import MemoryStore, RecallHit, SaveResult
@@ -244,12 +245,14 @@ class Runtime:
                 hysteresis=s.hysteresis_mb * MiB,
             ),
         )
-        self.monitor.register(NotificationShardCleaner(self.context, self.clock, {
+        retention = {
             StorageLevel.NORMAL: s.normal_retention_days,
             StorageLevel.WARNING: s.warning_retention_days,
             StorageLevel.CRITICAL: s.critical_retention_days,
-        }))
+        }
+        self.monitor.register(NotificationShardCleaner(self.context, self.clock, retention))
         self.monitor.register(TemporaryMemoryCleaner(self.store))
+        self.monitor.register(ReportsCleaner(self.fs, self.root, self.clock, retention))
         pause_intake_with_level(self.monitor, self.context)
         self.recorder = EpisodeRecorder(
             str(self.root), fs=self.fs, clock=self.clock, max_bytes=cfg.episodes.max_bytes

@@ -10,6 +10,7 @@ parses a completion and raises `ModelOutputError` with such a reason.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -112,9 +113,13 @@ def validate_json(value: Any, schema: dict[str, Any], path: str = "$") -> str | 
     return None
 
 
+_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,23}")
+
+
 def _safe_key(key: str) -> str:
-    """A field name, cut short: model-made keys could carry text."""
-    return key if len(key) <= 24 else key[:24] + "..."
+    """A field name when it looks like one; model-made keys could carry text (a title
+    echoed as a key), so anything else is named only by its length."""
+    return key if _FIELD_NAME.fullmatch(key) else f"<{len(key)}-char key>"
 
 
 def parse_completion(text: str, schema: dict[str, Any]) -> Any:

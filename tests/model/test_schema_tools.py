@@ -66,3 +66,11 @@ def test_parse_completion_raises_output_errors(text: str, message: str) -> None:
 def test_schema_key_is_canonical() -> None:
     first = schema_key({"b": 1, "a": {"d": 2, "c": 3}})
     assert first == schema_key({"a": {"c": 3, "d": 2}, "b": 1})
+
+
+def test_a_model_made_key_with_text_never_reaches_the_error() -> None:
+    """A model that echoes notification text as a field name must not leak it."""
+    with pytest.raises(ModelOutputError) as caught:
+        parse_completion('{"actions": [], "Pay Bob 40 EUR": 1}', SCHEMA)
+    assert "Pay Bob" not in str(caught.value)
+    assert "14-char key" in str(caught.value)

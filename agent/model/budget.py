@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import os
 from dataclasses import asdict, dataclass
 from datetime import tzinfo
@@ -33,6 +34,8 @@ from agent.model.settings import ProviderConfigError
 from core.clock import Clock
 from storage.atomic import CorruptStateError, ensure_dir, read_json, write_json_atomic
 from storage.fs import FileSystem, RealFileSystem, StorageIOError
+
+_log = logging.getLogger("companion_memory.agent.model.budget")
 
 LEDGER_VERSION = 1
 
@@ -141,7 +144,7 @@ class BudgetedProvider:
                 exhausted = f"{usage.tokens} of {self.daily_tokens} tokens"
             if exhausted is not None:
                 usage.refused += 1
-                await asyncio.to_thread(self._save_sync, usage)
+                await self._save_quietly(usage)
                 raise BudgetExhaustedError(
                     f"provider {self.name} used {exhausted} of its daily budget on {usage.day}; "
                     "the work stays pending until the next local day or a larger budget"
@@ -165,13 +168,22 @@ class BudgetedProvider:
         return dataclasses.replace(request, **changes) if changes else request
 
     async def _record(self, response: ModelResponse | None) -> None:
+        """Count the call; the count stays in memory when the disk refuses the save, so a
+        full disk never turns a good answer (or the real model error) into a storage error."""
         async with self._lock:
             usage = await self._current()
             usage.calls += 1
             if response is not None:
                 usage.prompt_tokens += response.prompt_tokens
                 usage.completion_tokens += response.completion_tokens
+            await self._save_quietly(usage)
+
+    async def _save_quietly(self, usage: _Usage) -> None:
+        try:
             await asyncio.to_thread(self._save_sync, usage)
+        except StorageIOError as err:
+            _log.warning("budget ledger of %s not saved (%s); counted in memory",
+                         self.name, err.code)
 
     async def load(self) -> dict[str, Any]:
         """Read today's usage from the ledger (first call does it otherwise)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 from datetime import UTC, datetime
@@ -21,6 +22,7 @@ from agent.model.provider import (
 from agent.model.scripted import ScriptedProvider
 from agent.model.settings import ProviderConfigError
 from core.clock import FakeClock
+from storage.fs import RealFileSystem, StorageIOError
 
 UTC_ZONE = ZoneInfo("UTC")
 NEW_YORK = ZoneInfo("America/New_York")  # loaded at import: reading tzdata blocks
@@ -144,3 +146,29 @@ async def test_corrupt_ledger_refuses_with_the_path(tmp_path: Path) -> None:
 def test_invalid_limits_name_the_key(tmp_path: Path, kwargs: dict[str, int], key: str) -> None:
     with pytest.raises(ProviderConfigError, match=f"provider setting {key}="):
         budgeted(ScriptedProvider(), str(tmp_path / "b.json"), FakeClock(), **kwargs)
+
+
+class FullDiskFS(RealFileSystem):
+    """Writes fail with ENOSPC once `full` is set."""
+
+    def __init__(self) -> None:
+        self.full = False
+
+    def write_file(self, path: str, data: bytes) -> None:
+        if self.full:
+            raise StorageIOError("write", path, OSError(errno.ENOSPC, "No space left on device"))
+        super().write_file(path, data)
+
+
+async def test_a_full_disk_does_not_turn_an_answer_into_an_error(tmp_path: Path) -> None:
+    path = str(tmp_path / "model" / "budget-llama.json")
+    clock = FakeClock(datetime(2026, 3, 1, 10, tzinfo=UTC))
+    fs = FullDiskFS()
+    provider = budgeted(ScriptedProvider(['{"a": 1}'], repeat_last=True), path, clock, fs=fs)
+    await provider.complete(request())
+    fs.full = True
+    response = await provider.complete(request())  # the ledger save fails: the answer stands
+    assert response.text == '{"a": 1}'
+    assert provider.usage()["calls"] == 2  # still counted, in memory
+    with pytest.raises(BudgetExhaustedError):
+        await provider.complete(request())

@@ -64,6 +64,8 @@ Transition = Callable[[str], None]
 "registered", "ignored", "processing", "proposed", "retry", "applied"."""
 
 
+TRACE_UNREADABLE = "trace_unreadable"
+
 class EpisodeProcessor:
     """Turns recorded episodes into Device Memory; see the module docstring."""
 
@@ -167,18 +169,26 @@ class EpisodeProcessor:
         return (newest - timedelta(days=1)).isoformat()
 
     async def _select(self, report: ProcessorReport) -> dict[str, tuple[Episode, str]]:
-        """Up to batch_size eligible episodes; ineligible/unreadable ones become ignored."""
+        """Up to batch_size eligible episodes; ineligible or missing ones become ignored,
+        and a trace that exists but cannot be read now is left pending for a later batch
+        (it does not hold up the others)."""
         chosen: dict[str, tuple[Episode, str]] = {}
+        deferred: set[str] = set()
         while len(chosen) < self._batch_size:
-            limit = self._batch_size + len(chosen)
+            limit = self._batch_size + len(chosen) + len(deferred)
             rows = await self._store.read(self._candidates_fn(limit))
-            fresh = [r for r in rows if r.episode_id not in chosen]
+            fresh = [r for r in rows if r.episode_id not in chosen and r.episode_id not in deferred]
             if not fresh:
                 break
             for row in fresh[: self._batch_size - len(chosen)]:
                 episode, reason = await asyncio.to_thread(self._load, row)
                 if episode is not None and reason is None:
                     chosen[row.episode_id] = (episode, episode.digest())
+                    continue
+                if reason == TRACE_UNREADABLE:
+                    deferred.add(row.episode_id)
+                    report.extra["deferred_unreadable"] = len(deferred)
+                    self._log.warning("episode %s trace unreadable; left pending", row.episode_id)
                     continue
                 code = reason or "ineligible"
                 await self._store.transaction(self._ignore_fn(row.episode_id, code))
@@ -208,7 +218,7 @@ class EpisodeProcessor:
         except StorageIOError:
             if not self._recorder.exists(path):
                 return None, "trace_missing"
-            raise
+            return None, TRACE_UNREADABLE  # transient: left pending, never ignored
         if episode.episode_id != row.episode_id:
             return None, "trace_id_mismatch"
         return episode, episode.ineligible_reason()

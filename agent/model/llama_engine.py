@@ -32,6 +32,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.model.llama_buffers import (
+    BufferPlan,
+    cpu_extra_buffer_types,
+    model_params_with,
+    plan_extra_buffers,
+)
 from agent.model.provider import (
     Message,
     ModelError,
@@ -138,6 +144,7 @@ class LlamaEngine:
         n_threads: int | None,
         seed: int,
         monotonic: Callable[[], float] = time.monotonic,
+        buffer_plan: BufferPlan | None = None,
     ) -> None:
         import llama_cpp
         import numpy as np
@@ -146,21 +153,29 @@ class LlamaEngine:
         self._np: Any = np
         self._monotonic = monotonic
         check_gguf_file(model_path)
+        self.buffers: BufferPlan = buffer_plan or plan_extra_buffers(cpu_extra_buffer_types())
         started = time.perf_counter()
         try:
-            self.llm: Any = llama_cpp.Llama(
-                model_path=model_path,
-                n_ctx=n_ctx,
-                n_threads=n_threads,
-                n_batch=min(512, n_ctx),
-                seed=seed,
-                verbose=False,
-            )
+            with model_params_with(use_extra_bufts=self.buffers.use_extra):
+                self.llm: Any = llama_cpp.Llama(
+                    model_path=model_path,
+                    n_ctx=n_ctx,
+                    n_threads=n_threads,
+                    n_batch=min(512, n_ctx),
+                    seed=seed,
+                    verbose=False,
+                )
         except (ValueError, RuntimeError) as err:
             raise ModelUnavailableError(
                 f"llama.cpp could not load {model_path} ({type(err).__name__}); the GGUF file "
                 "is truncated, corrupt or of an unsupported architecture"
-            ) from None
+            ) from err
+        if bool(self.llm.model_params.use_extra_bufts) != self.buffers.use_extra:
+            self.llm.close()
+            raise ModelUnavailableError(
+                "llama-cpp-python ignored the extra-buffer-type setting; refusing to run a "
+                "model whose weights may sit in a buffer type known to crash"
+            )
         self.load_s = time.perf_counter() - started
         self.n_ctx = n_ctx
         self._vocab = llama_cpp.llama_model_get_vocab(self.llm.model)

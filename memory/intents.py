@@ -176,14 +176,19 @@ def _create(
     _check_rejection(conn, intent.memory_id, norm)
     now_us = to_us(now)
     expires = _expiry(intent.tier, intent.auto, now, *ttls)
+    if intent.tier is Tier.TEMPORARY and expires is not None and intent.detail_until is not None:
+        expires = max(expires, intent.detail_until)
     conn.execute(
         "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, sources, "
-        "created_us, updated_us, expires_us, reinforced, status, subject, superseded_by, auto) "
-        "VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'active', ?, NULL, ?)",
+        "created_us, updated_us, expires_us, reinforced, status, subject, superseded_by, auto, "
+        "detail, detail_until_us) "
+        "VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'active', ?, NULL, ?, ?, ?)",
         (
             intent.memory_id, intent.tier.value, intent.kind.value, intent.text, norm,
             intent.authority.value, sources_to_json(intent.sources), now_us, now_us,
             None if expires is None else to_us(expires), intent.subject, int(intent.auto),
+            intent.detail or "",
+            None if intent.detail_until is None else to_us(intent.detail_until),
         ),
     )
     return None
@@ -222,6 +227,14 @@ def _apply_one(
         )
         if intent.subject is not None:
             base["subject"] = intent.subject
+        if intent.detail is not None:
+            base["detail"] = intent.detail
+            until = intent.detail_until
+            base["detail_until_us"] = None if until is None else to_us(until)
+            if until is not None and record.tier is Tier.TEMPORARY and (
+                record.expires_at is not None and until > record.expires_at
+            ):
+                base["expires_us"] = to_us(until)
     elif op is IntentOp.REINFORCE:
         base.update(
             reinforced=record.reinforced + 1,

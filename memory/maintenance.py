@@ -80,8 +80,9 @@ hours, and its derived memory ids keep a later retry from duplicating even witho
 
 
 def cleanup_expired(conn: sqlite3.Connection, now: datetime) -> int:
-    """Move expired, deleted and superseded rows to id-only tombstones and drop receipts
-    older than `RECEIPT_RETENTION`; returns the memory rows removed."""
+    """Move expired, deleted and superseded rows to id-only tombstones, clear search-only
+    detail past its `detail_until_us` and drop receipts older than `RECEIPT_RETENTION`;
+    returns the memory rows removed."""
     now_us = to_us(now)
     conn.execute(
         "DELETE FROM memory_receipts WHERE applied_us < ?", (to_us(now - RECEIPT_RETENTION),)
@@ -94,6 +95,12 @@ def cleanup_expired(conn: sqlite3.Connection, now: datetime) -> int:
         (now_us, now_us),
     )
     cur = conn.execute(f"DELETE FROM memories WHERE {condition}", (now_us,))
+    # The sources' own words go when the log no longer holds them (the memory may stay).
+    conn.execute(
+        "UPDATE memories SET detail = '', detail_until_us = NULL "
+        "WHERE detail_until_us IS NOT NULL AND detail_until_us <= ?",
+        (now_us,),
+    )
     return int(cur.rowcount)
 
 

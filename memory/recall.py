@@ -21,7 +21,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from memory.errors import EmptyQueryError
 from memory.records import MemoryRecord, Tier
 from memory.rows import COLUMNS, record_from_row
-from memory.search_text import joined_forms
+from memory.search_text import fold, joined_forms, word_forms
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -35,16 +35,22 @@ _STOPWORD_TEXT = """
     under until up very was we were what when where which while who whom why will with
     would you your yours yourself yourselves s t don doesn didn isn wasn weren won wouldn
     shouldn couldn ll re ve d m o y tell remind remember know anything something please
+    wann wo wer was wie welche welcher welches ist sind der die das den dem des ein eine
+    einen einem einer mein meine meinen meinem mir mich ich du wir ihr sie er es und oder
+    nicht noch schon fur mit von zu zum zur auf an im am um bei aus uber hat habe haben
+    wird werden war muss soll kann
 """
 
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-"""English function words plus assistant filler ("remind", "tell") that carry no topic."""
+"""English and German function words plus assistant filler ("remind", "tell") that carry
+no topic (folded: "für" is "fur")."""
 
 MAX_QUERY_TERMS = 32
 
 
 def query_terms(text: str) -> list[str]:
-    """The searchable words of `text`: casefolded, stopwords dropped, order kept, unique.
+    """The searchable terms of `text`: each word's English and German stems, folded
+    (`memory.search_text.word_forms`), stopwords dropped, order kept, unique.
 
     A hyphenated word also gives its joined form ("wi-fi": `wi`, `fi`, `wifi`), which
     the index holds for hyphenated words (`memory.search_text`).
@@ -55,7 +61,9 @@ def query_terms(text: str) -> list[str]:
     words = _WORD.findall(folded)
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
         words += [j for j in joined_forms(folded) if _WORD.fullmatch(j)]
-    terms = [w for w in words if w not in STOPWORDS]
+    terms = [
+        form for w in words if fold(w) not in STOPWORDS for form in word_forms(w)
+    ]
     return list(dict.fromkeys(terms))[:MAX_QUERY_TERMS]
 
 

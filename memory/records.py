@@ -13,6 +13,8 @@ from typing import Any
 
 from core.errors import CompanionMemoryError
 
+DETAIL_LIMIT_BYTES = 8192
+"""A memory's search-only detail: the title, subtitle and 4 KiB body of its sources."""
 TEXT_LIMIT_CHARS = 500
 """A memory is a distilled statement, not a copied body."""
 
@@ -276,6 +278,12 @@ class MemoryIntent:
     superseded_by: str | None = None
     receipt_id: str | None = None
     auto: bool = True
+    detail: str | None = None
+    """create/update: search-only words (the sources' own text) indexed beside `text`;
+    never shown or exported. None on update keeps the record's detail."""
+    detail_until: datetime | None = None
+    """When `detail` is cleared (its sources leave the log). A Temporary record created or
+    updated with it does not expire before it, so recall keeps what the log holds."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.memory_id, str) or not self.memory_id.strip():
@@ -307,5 +315,16 @@ class MemoryIntent:
             object.__setattr__(self, "sources", validate_sources(self.sources))
         if op is IntentOp.REINFORCE:
             object.__setattr__(self, "sources", validate_sources(self.sources))
+        if self.detail is not None:
+            if not isinstance(self.detail, str):
+                raise InvalidMemoryError("detail", "must be a string")
+            if len(self.detail.encode("utf-8")) > DETAIL_LIMIT_BYTES:
+                raise InvalidMemoryError(
+                    "detail", f"is longer than {DETAIL_LIMIT_BYTES} bytes (UTF-8)"
+                )
+        if self.detail_until is not None and (
+            not isinstance(self.detail_until, datetime) or self.detail_until.tzinfo is None
+        ):
+            raise InvalidMemoryError("detail_until", "must be a timezone-aware datetime")
         if op is IntentOp.SUPERSEDE and not self.superseded_by:
             raise InvalidMemoryError("superseded_by", "is required for supersede")

@@ -146,8 +146,63 @@ The content table still supplies `text` to readers of the FTS table; the index i
 ever maintained through these triggers (never FTS5 'rebuild', which would index the raw
 text)."""
 
+_DETAIL_STEMS = """
+ALTER TABLE memories ADD COLUMN detail TEXT NOT NULL DEFAULT '';
+ALTER TABLE memories ADD COLUMN detail_until_us INTEGER;
+
+DROP TRIGGER memories_fts_insert;
+DROP TRIGGER memories_fts_delete;
+DROP TRIGGER memories_fts_update;
+DROP TABLE memories_vocab;
+DROP TABLE memories_fts;
+
+CREATE VIRTUAL TABLE memories_fts USING fts5 (
+    text,
+    content = 'memories',
+    content_rowid = 'rowid',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
+
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN new.status = 'active'
+BEGIN
+    INSERT INTO memories_fts (rowid, text)
+        VALUES (new.rowid, cm_search_doc(new.text, new.detail));
+END;
+
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+WHEN old.status = 'active'
+BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, text)
+        VALUES ('delete', old.rowid, cm_search_doc(old.text, old.detail));
+END;
+
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF text, detail, status ON memories
+BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, text)
+        SELECT 'delete', old.rowid, cm_search_doc(old.text, old.detail)
+        WHERE old.status = 'active';
+    INSERT INTO memories_fts (rowid, text)
+        SELECT new.rowid, cm_search_doc(new.text, new.detail) WHERE new.status = 'active';
+END;
+
+INSERT INTO memories_fts (rowid, text)
+    SELECT rowid, cm_search_doc(text, detail) FROM memories WHERE status = 'active';
+
+CREATE INDEX memories_subject ON memories (subject) WHERE status = 'active';
+CREATE INDEX memories_detail_until ON memories (detail_until_us)
+    WHERE detail_until_us IS NOT NULL;
+"""
+"""Recall searches the sources' own words and stems: a memory gains `detail` (the words of
+the notifications it came from, search-only, cleared at `detail_until_us` when the log no
+longer holds them), and the index is rebuilt to hold `search_document(text, detail)`
+(English and German stems, accents folded, glossary words; `memory.search_text`) for
+every active row. Subjects are indexed: a notification's memory is found by its key."""
+
 MIGRATIONS: list[Migration] = [
     Migration("0001_memory_core", _CORE),
     Migration("0002_memory_vocab", _VOCAB),
     Migration("0003_memory_search_text", _SEARCH_TEXT),
+    Migration("0004_memory_detail_stems", _DETAIL_STEMS),
 ]

@@ -1,4 +1,16 @@
-"""The text the FTS index holds for a memory: its words plus compound words joined.
+"""The text the FTS index holds for a memory.
+
+Since migration `0004_memory_detail_stems` the index holds `search_document(text,
+detail)`: every word of the memory's text and of its `detail` (the words of the
+notifications it came from) as its English and German Snowball stems, folded to
+plain letters (accents and umlauts removed, ß as ss), plus the glossary words of the
+other language (`memory.lexicon`). Queries go through `query_terms`, which stems the
+same way, so "researching" finds "research", "Termine" finds "Termin", and
+"platform" finds "Gleis". The stems are computed here rather than by FTS5's `porter`
+tokenizer because recall reads document counts from `memories_vocab` by term, and
+German needs a stemmer of its own.
+
+The earlier form, still used by migration 0003 before 0004 replaces it:
 
 FTS5's `unicode61` tokenizer splits "Wi-Fi" into `wi` and `fi`, so a query for
 `wifi` would never find it (nor `email` a memory saying "e-mail"). The index
@@ -17,6 +29,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import unicodedata
+from functools import lru_cache
+
+import snowballstemmer
+
+from memory.lexicon import GLOSS
 
 SQL_NAME = "cm_search_text"
 
@@ -42,6 +60,111 @@ def search_text(text: str) -> str:
     return f"{text}\n{' '.join(joined)}" if joined else text
 
 
+DOC_SQL_NAME = "cm_search_doc"
+DETAIL_LIMIT_BYTES = 4096 * 2
+"""At most this much detail (UTF-8) is indexed: a 4 KiB body plus title and subtitle."""
+
+TOKEN = re.compile(r"[^\W_]+")
+"""A word, as FTS5's unicode61 tokenizer splits them (letters and digits)."""
+
+_STEMMERS = (snowballstemmer.stemmer("english"), snowballstemmer.stemmer("german"))
+_REVERSE_SKIP = frozenset(
+    [
+        "may", "time", "new", "old", "late", "early", "next", "place", "change", "room", "meeting",
+        "ticket", "hotel", "party", "internet", "vegan", "taxi", "bus", "baby", "router",
+        "project", "april", "august", "september", "november",
+    ]
+)
+
+
+def fold(word: str) -> str:
+    """Lower case without accents or umlauts ("Tierärztin" -> "tierarztin", ß -> ss)."""
+    text = word.casefold().replace("ß", "ss")
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@lru_cache(maxsize=65536)
+def word_forms(word: str) -> tuple[str, ...]:
+    """The index and query forms of one casefolded word: its English and German stems."""
+    forms = [fold(stemmer.stemWord(word)) for stemmer in _STEMMERS]
+    return tuple(dict.fromkeys(f for f in forms if f))
+
+
+def _reverse_gloss() -> dict[str, tuple[str, ...]]:
+    reverse: dict[str, list[str]] = {}
+    for german, english in GLOSS.items():
+        for word in english:
+            if word not in _REVERSE_SKIP and len(word) > 2:
+                reverse.setdefault(word, []).append(german)
+    return {key: tuple(dict.fromkeys(value)) for key, value in reverse.items()}
+
+
+_GLOSS_DE = GLOSS
+_GLOSS_DE_STEMS = {
+    stem: value for key, value in GLOSS.items() if len(stem := _STEMMERS[1].stemWord(key)) >= 5
+}
+_GLOSS_EN = _reverse_gloss()
+_GLOSS_EN_STEMS = {
+    stem: value for key, value in _GLOSS_EN.items() if len(stem := _STEMMERS[0].stemWord(key)) >= 5
+}
+_COMPOUND_PARTS = sorted((k for k in GLOSS if len(k) >= 4), key=len, reverse=True)
+COMPOUND_MIN_CHARS = 8
+
+
+@lru_cache(maxsize=65536)
+def gloss_words(word: str) -> tuple[str, ...]:
+    """Words of the other language for one casefolded word (see `memory.lexicon`); a long
+    German compound is split against the glossary (its first and last known part)."""
+    found: list[str] = []
+    german = _GLOSS_DE.get(word) or _GLOSS_DE_STEMS.get(_STEMMERS[1].stemWord(word))
+    if german:
+        found += german
+    english = _GLOSS_EN.get(word) or _GLOSS_EN_STEMS.get(_STEMMERS[0].stemWord(word))
+    if english:
+        found += english
+    if not german and len(word) >= COMPOUND_MIN_CHARS:
+        head = next((p for p in _COMPOUND_PARTS if word.startswith(p) and p != word), None)
+        tail = next((p for p in _COMPOUND_PARTS if word.endswith(p) and p != word), None)
+        for part in (head, tail):
+            if part is not None:
+                found += (part, *GLOSS[part])
+    return tuple(dict.fromkeys(w for w in found if w != word))
+
+
+@lru_cache(maxsize=65536)
+def _indexed_forms(word: str) -> str:
+    forms = list(word_forms(word))
+    for other in gloss_words(word):
+        for token in TOKEN.findall(other):
+            forms.extend(word_forms(token))
+    return " ".join(dict.fromkeys(forms))
+
+
+def document_terms(text: str) -> str:
+    """The stems (and glossary stems) of every word of `text`, space separated."""
+    folded = text.casefold()
+    words = TOKEN.findall(folded)
+    if "-" in folded or "\u2010" in folded or "\u2011" in folded:
+        words += [j for j in joined_forms(folded) if TOKEN.fullmatch(j)]
+    return " ".join(_indexed_forms(word) for word in words)
+
+
+def search_document(text: str, detail: str | None) -> str:
+    """What the FTS index holds for a memory with `text` and search-only `detail`."""
+    if not isinstance(text, str):
+        return text
+    body = document_terms(text)
+    if detail:
+        capped = detail.encode("utf-8")[:DETAIL_LIMIT_BYTES].decode("utf-8", errors="ignore")
+        body = f"{body}\n{document_terms(capped)}"
+    return body
+
+
 def register(conn: sqlite3.Connection) -> None:
-    """Make `cm_search_text` callable on `conn` (before migrations and writes)."""
+    """Make `cm_search_text` and `cm_search_doc` callable on `conn` (before migrations
+    and writes)."""
     conn.create_function(SQL_NAME, 1, search_text, deterministic=True)
+    conn.create_function(DOC_SQL_NAME, 2, search_document, deterministic=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
 from pathlib import Path
@@ -86,6 +86,8 @@ class BatchContext:
     """Related records per text, in the order of the texts (see `related_many`)."""
     recent_rejections: list[str]
     """As `MemoryStore.recent_rejections()`."""
+    by_subject: dict[str, MemoryRecord] = field(default_factory=dict)
+    """The newest live record per asked subject (subjects without one are absent)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,19 +344,22 @@ class MemoryStore:
         *,
         limit: int = 5,
         tiers: Collection[Tier] = PERSONAL_TIERS,
+        subjects: Sequence[str] = (),
     ) -> BatchContext:
-        """`related_many(texts)` and `recent_rejections()` in ONE store-thread job (one
-        snapshot). With a dense leg set, related lookups go through `related` (one job
-        each). Cancellation: see the module docstring (read only).
+        """`related_many(texts)`, `recent_rejections()` and the live record of each of
+        `subjects` in ONE store-thread job (one snapshot). With a dense leg set, related
+        lookups go through `related` (one job each). Cancellation: see the module
+        docstring (read only).
         """
         _check_limit(limit)
         limit = min(limit, RECALL_LIMIT_MAX)
+        now_us = to_us(self.now())
         if self._dense is not None:
             related = [await self.related(t, limit=limit, tiers=tiers) for t in texts]
-            return BatchContext(related, await self.recent_rejections())
+            found = await self.read(lambda conn: _by_subject(conn, subjects, now_us))
+            return BatchContext(related, await self.recent_rejections(), found)
         wanted = owner.coerce_tiers(tiers)
         term_lists = [query_terms(t) for t in texts]
-        now_us = to_us(self.now())
         generation = self._writes
         cache = self._dfs
 
@@ -368,7 +373,9 @@ class MemoryStore:
                                         dfs=dfs, memo=memo)) if terms else []
                     for terms in term_lists
                 ]
-            return BatchContext(related, owner.recent_rejections(conn))
+            return BatchContext(
+                related, owner.recent_rejections(conn), _by_subject(conn, subjects, now_us)
+            )
 
         return await self.read(job)
 
@@ -477,3 +484,18 @@ class MemoryStore:
     async def stats(self) -> dict[str, int]:
         now = self.now()
         return await self.read(lambda conn: maintenance.stats(conn, now))
+
+
+def _by_subject(
+    conn: sqlite3.Connection, subjects: Sequence[str], now_us: int
+) -> dict[str, MemoryRecord]:
+    found: dict[str, MemoryRecord] = {}
+    for subject in dict.fromkeys(subjects):
+        row = conn.execute(
+            f"SELECT {COLUMNS} FROM memories WHERE subject = ? AND status = 'active' "
+            "AND (expires_us IS NULL OR expires_us > ?) ORDER BY updated_us DESC LIMIT 1",
+            (subject, now_us),
+        ).fetchone()
+        if row is not None:
+            found[subject] = record_from_row(row)
+    return found

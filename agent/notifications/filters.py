@@ -258,12 +258,119 @@ def _is_marketing(text: str, category: str, low: str | None = None) -> bool:
     return len({m.group(0).casefold() for m in _MARKETING_WEAK.finditer(text)}) >= 2
 
 
+# -- social noise, acknowledgements, digests ---------------------------------------------
+
+_MARKETING_MORE = re.compile(
+    r"\b(?:jetzt\s+(?:shoppen|kaufen|bestellen|entdecken|sichern|zuschlagen)|nur\s+(?:noch\s+)?heute"
+    r"|versandkostenfrei|gratisversand|rabattcode|gutscheincode|abbestellen|vom\s+newsletter"
+    r"|sonderangebot|schnäppchen|sommerschlussverkauf|winterschlussverkauf|soldes|bons?\s+plans?"
+    r"|code\s+promo|offerta\s+speciale|saldi|rebajas|ofertas?\s+exclusivas?|uitverkoop"
+    r"|aanbieding(?:en)?|nieuwe\s+collectie|neue\s+kollektion|nouvelle\s+collection)\b"
+    r"|\b(?:bis\s+zu|jusqu'à|fino\s+al|hasta\s+(?:un\s+)?|tot)\s+-?\d{1,2}\s?%"
+    r"|-?\d{1,2}\s?%\s+(?:rabatt|auf\s+alles|reduziert|sconto|de\s+(?:réduction|descuento)"
+    r"|korting)",
+    re.IGNORECASE,
+)
+_REACTION = re.compile(
+    r"\b(?:reacted|reagiert|reagierte|a\s+réagi|ha\s+reagito|ha\s+reaccionado|heeft\s+gereageerd"
+    r"|liked|loved|likes\s+your|gefällt\s+(?:dein|deine|das|\d)|hat\s+(?:dein|deine|deinen)"
+    r"\s+\w+\s+(?:geliked|gelikt|kommentiert\s+mit)|a\s+aimé|ha\s+messo\s+mi\s+piace"
+    r"|le\s+gusta|vindt\s+je|emphasi[sz]ed|laughed\s+at|disliked|questioned|tapback"
+    r"|gave\s+you\s+kudos|kudos|hat\s+dir\s+kudos|high[- ]?fived?|applauded|endorsed\s+you"
+    r"|congratulated\s+you|hat\s+dir\s+gratuliert)\b",
+    re.IGNORECASE,
+)
+_SOCIAL_COUNT = re.compile(
+    r"\b(?:\d+\s+(?:new\s+)?(?:followers?|likes?|views?|impressions|profile\s+views|neue\s+follower"
+    r"|follower|abonnenten|personen|mal\s+angesehen|nouveaux\s+abonnés|nuovi\s+follower"
+    r"|nieuwe\s+volgers)|started\s+following\s+you|folgt\s+dir(?:\s+jetzt)?|new\s+follower"
+    r"|appeared\s+in\s+\d+\s+searches|in\s+\d+\s+suchen|viewed\s+your\s+profile"
+    r"|profilaufrufe|people\s+you\s+may\s+know|personen,?\s+die\s+du\s+kennen\s+könntest"
+    r"|tagged\s+you\s+in\s+a\s+(?:post|photo)|hat\s+ein\s+neues\s+foto|posted\s+a\s+new"
+    r"|shared\s+a\s+(?:post|memory|reel)|neuer?\s+beitrag\s+von|is\s+live\s+now|ist\s+jetzt\s+live"
+    r"|anniversary\s+at|work\s+anniversary|memories\s+from|erinnerungen\s+von\s+vor)\b",
+    re.IGNORECASE,
+)
+_DIGEST = re.compile(
+    r"\b(?:daily\s+(?:digest|briefing|summary)|weekly\s+(?:digest|summary|recap|report|review)"
+    r"|your\s+(?:week|month|year)\s+in\s+review|morning\s+briefing|top\s+stories"
+    r"|wochenrückblick|monatsrückblick|jahresrückblick|tagesübersicht|wochenübersicht"
+    r"|die\s+wichtigsten\s+nachrichten|nachrichten\s+des\s+tages|eilmeldung"
+    r"|résumé\s+(?:de\s+la\s+semaine|hebdomadaire)|riepilogo|resumen\s+semanal|weekoverzicht"
+    r"|update\s+available|new\s+version\s+(?:is\s+)?available|neue\s+version\s+verfügbar"
+    r"|aktualisierung\s+verfügbar|rate\s+(?:us|our\s+app)|bewerte\s+(?:uns|die\s+app)"
+    r"|screen\s+time\s+(?:report|was)|bildschirmzeit|weekly\s+goal|wochenziel)\b",
+    re.IGNORECASE,
+)
+_ACK_WORDS = frozenset(
+    [
+        "ok", "okay", "okey", "k", "kk", "oki", "okidoki", "yes", "yep", "yeah", "yup", "sure",
+        "nope", "thanks", "thx", "ty", "danke", "dankeschön", "merci", "grazie", "gracias",
+        "bedankt", "cool", "super", "top", "nice", "great", "perfect", "perfekt", "prima", "passt",
+        "gut", "klar", "jo", "ja", "jep", "lol", "haha", "hahaha", "hehe", "xd", "gn", "gm", "np",
+        "gerne", "genau", "stimmt", "alright", "noted", "tschüss", "bye", "ciao", "salut",
+        "coucou", "oui", "vale", "claro", "omg", "wow",
+    ]
+)
+"""Words that, alone or only with each other, make a bare acknowledgement."""
+_ACK_PHRASES = frozenset(
+    {"thank you", "vielen dank", "dank je", "alles klar", "gute nacht", "good night",
+     "guten morgen", "no problem", "kein problem", "sehr gut", "sounds good", "got it",
+     "will do", "mach ich", "bis dann", "see you", "va bene", "d'accord", "danke dir",
+     "danke schön", "alles gut", "oh no", "oh nein"}
+)
+_WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_NEWS_CATEGORIES = frozenset({"news"})
+
+
+def _message_text(event: NotificationEvent) -> str:
+    """What the sender wrote: the body (or the subtitle when there is no body), without a
+    group chat's leading "Name: "."""
+    text = event.body or event.subtitle
+    head, sep, rest = text.partition(": ")
+    if sep and len(head) <= 30 and "\n" not in head:
+        text = rest
+    return text
+
+
+def is_acknowledgement(text: str) -> bool:
+    """True for a bare acknowledgement or reaction in a message: "ok", "Danke!", "👍",
+    "haha", emoji or punctuation only."""
+    words = [w.casefold() for w in _WORDS.findall(text)]
+    if any(ch.isdigit() for ch in text):
+        return False
+    if not words:
+        return True  # emoji, punctuation, nothing
+    if len(words) > 4:
+        return False
+    phrase = " ".join(words)
+    for known in _ACK_PHRASES:
+        phrase = phrase.replace(known, " ")
+    return all(w in _ACK_WORDS for w in phrase.split())
+
+
+def social_noise(event: NotificationEvent, text: str) -> str | None:
+    """A reason code for reactions, social counts, acknowledgements, digests and news."""
+    if event.category.strip().casefold() in _NEWS_CATEGORIES:
+        return "news"
+    if _REACTION.search(text):
+        return "reaction"
+    if _SOCIAL_COUNT.search(text):
+        return "social_count"
+    if _DIGEST.search(text):
+        return "digest"
+    if is_acknowledgement(_message_text(event)):
+        return "acknowledgement"
+    return None
+
+
 class NoiseFilter:
     """Deterministic classification of notifications that must not become memories."""
 
     def classify(self, event: NotificationEvent) -> str | None:
         """A reason code ("secret_*", "otp", "verification_code", "marketing", "removed",
-        "empty") when `event` must not reach the model, else None."""
+        "empty", "news", "reaction", "social_count", "digest", "acknowledgement") when
+        `event` must not reach the model, else None."""
         if event.kind is EventKind.REMOVED:
             return "removed"
         text = "\n".join(part for part in (event.title, event.subtitle, event.body) if part)
@@ -276,6 +383,6 @@ class NoiseFilter:
         code = _is_one_time_code(text, low)
         if code is not None:
             return code
-        if _is_marketing(text, event.category, low):
+        if _is_marketing(text, event.category, low) or _MARKETING_MORE.search(text):
             return "marketing"
-        return None
+        return social_noise(event, text)

@@ -24,12 +24,14 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from agent.model.merge import MemoryMergeEngine
 from agent.model.provider import BudgetExhaustedError, ModelUnavailableError
 from agent.notifications.context import NotificationContext
 from agent.notifications.context_types import BatchNotContiguousError, NotificationRecord
+from agent.notifications.fallback import app_label
 from agent.notifications.filters import NoiseFilter
 from agent.notifications.proposals import (
     PROPOSAL_SCHEMA,
@@ -42,10 +44,21 @@ from agent.processor import BatchOutcome, ProcessorReport
 from ble.events import EventKind, format_rfc3339
 from core.clock import Clock
 from core.errors import CompanionMemoryError
-from memory.records import IntentOp, MemoryIntent, MemoryRecord, SourceKind, SourceRef
+from memory.records import (
+    AUTHORITY_RANK,
+    IntentOp,
+    MemoryIntent,
+    MemoryRecord,
+    SourceKind,
+    SourceRef,
+)
 from memory.store import MemoryStore
 
 SCENARIO = "notifications"
+SOURCE_RETENTION = timedelta(days=14)
+"""How long the notification log keeps a processed record at the Normal storage level: a
+memory's copy of its sources' words (search-only detail) lives as long, and a Temporary
+memory does not expire before it."""
 QUERY_CHARS = 200
 QUERY_WORDS = 12
 """How much of a notification's text is used to look up related memories."""
@@ -114,6 +127,7 @@ class NotificationProcessor:
         related_limit: int = 3,
         noise_filter: NoiseFilter | None = None,
         logger: logging.Logger | None = None,
+        source_retention: timedelta = SOURCE_RETENTION,
     ) -> None:
         for label, value, low in (
             ("batch_size", batch_size, 1), ("consume_limit", consume_limit, 1),
@@ -130,6 +144,9 @@ class NotificationProcessor:
         self._retry_budget = retry_budget
         self._related_limit = related_limit
         self._filter = noise_filter or NoiseFilter()
+        if not isinstance(source_retention, timedelta) or source_retention <= timedelta(0):
+            raise ValueError("source_retention must be a positive timedelta")
+        self._source_retention = source_retention
         self._log = logger or logging.getLogger("companion_memory.notifications")
         self._attempts_dirty = True  # unknown until checked once
 
@@ -200,18 +217,23 @@ class NotificationProcessor:
     ) -> list[MemoryIntent] | None:
         """Related recall, ONE model call, validation, intents (None: the answer is invalid)."""
         related: dict[int, dict[str, MemoryRecord]] = {}
-        found: list[list[MemoryRecord]] = [[] for _ in kept]
-        if self._related_limit:
-            # one store-thread job for the whole batch: related memories (rarest terms
-            # of each query) and the owner's recent rejections, from one snapshot
-            context = await self._store.batch_context(
-                [_query(item) for item in kept], limit=self._related_limit
-            )
-            found, rejections = context.related, context.recent_rejections
-        else:
-            rejections = await self._store.recent_rejections()
+        # one store-thread job for the whole batch: related memories (rarest terms of each
+        # query), the owner's recent rejections and the memory each notification already
+        # has (by subject: a `modified` event updates it), from one snapshot
+        context = await self._store.batch_context(
+            [_query(item) for item in kept] if self._related_limit else ["" for _ in kept],
+            limit=max(1, self._related_limit),
+            subjects=[notification_subject(item.record) for item in kept],
+        )
+        found, rejections = context.related, context.recent_rejections
+        own: dict[int, MemoryRecord] = {}
         for item, records in zip(kept, found, strict=True):
-            related[item.context_id] = {r.memory_id: r for r in records}
+            mine = context.by_subject.get(notification_subject(item.record))
+            chosen = {r.memory_id: r for r in records}
+            if mine is not None:
+                own[item.context_id] = mine
+                chosen = {mine.memory_id: mine, **chosen}
+            related[item.context_id] = chosen
         items_json = [_item_json(item) for item in kept]
         related_json = _related_json(related)
         raw = await self._engine.extract(
@@ -239,14 +261,19 @@ class NotificationProcessor:
         report.rejected.update(validation.rejected)
         if not validation.ok:
             return None
-        return await self._intents(validation.accepted, contexts, report)
+        by_cid = {item.context_id: item.record for item in kept}
+        return await self._intents(validation.accepted, contexts, report, by_cid, own)
 
     async def _intents(
         self,
         accepted: dict[int, Proposal],
         contexts: dict[int, ItemContext],
         report: ProcessorReport,
+        records: dict[int, NotificationRecord] | None = None,
+        own: dict[int, MemoryRecord] | None = None,
     ) -> list[MemoryIntent]:
+        records = records or {}
+        own = own or {}
         intents: list[MemoryIntent] = []
         targeted: set[str] = set()
         texts = [p.text for p in accepted.values() if p.action != "ignore" and p.text is not None]
@@ -261,11 +288,31 @@ class NotificationProcessor:
             sources = tuple(
                 SourceRef(SourceKind.CONTEXT, str(i)) for i in contexts[cid].source_ids
             )
+            record = records.get(cid)
+            detail = source_words(record) if record is not None else None
+            until = record.event.posted_at + self._source_retention if record else None
+            subject = notification_subject(record) if record is not None else None
+            mine = own.get(cid)
+            if proposal.action == "add" and mine is not None and mine.memory_id not in targeted:
+                # the notification already has a memory (an earlier event of its key):
+                # the newer content updates it instead of adding a second memory
+                targeted.add(mine.memory_id)
+                report.extra["updated_in_place"] = report.extra.get("updated_in_place", 0) + 1
+                assert proposal.text is not None
+                intents.append(MemoryIntent(
+                    op=IntentOp.UPDATE, memory_id=mine.memory_id,
+                    expected_revision=mine.revision, text=proposal.text,
+                    authority=max(proposal.authority, mine.authority,
+                                  key=lambda a: AUTHORITY_RANK[a]),
+                    sources=sources, detail=detail, detail_until=until,
+                ))
+                continue
             if proposal.action == "add":
                 intents.append(MemoryIntent(
                     op=IntentOp.CREATE, memory_id=derive_memory_id(contexts[cid].source_ids),
                     tier=proposal.tier, kind=proposal.kind, text=proposal.text,
-                    authority=proposal.authority, sources=sources,
+                    authority=proposal.authority, sources=sources, subject=subject,
+                    detail=detail, detail_until=until,
                 ))
                 continue
             assert proposal.memory_id is not None
@@ -277,6 +324,8 @@ class NotificationProcessor:
             intents.append(MemoryIntent(
                 op=op, memory_id=proposal.memory_id, expected_revision=proposal.revision,
                 text=proposal.text if op is IntentOp.UPDATE else None,
+                detail=detail if op is IntentOp.UPDATE else None,
+                detail_until=until if op is IntentOp.UPDATE else None,
                 authority=proposal.authority,
                 sources=sources if op in (IntentOp.UPDATE, IntentOp.REINFORCE) else (),
                 reason="superseded_by_notification" if op is IntentOp.REMOVE else None,
@@ -349,6 +398,22 @@ class NotificationProcessor:
 
         await self._store.transaction(job)
         self._attempts_dirty = False
+
+
+def notification_subject(record: NotificationRecord) -> str:
+    """The subject of a notification's memory: a digest of (app id, key), no content, so
+    every later event of the same notification finds the memory it already has."""
+    event = record.event
+    digest = hashlib.blake2b(f"{event.app_id}\0{event.key}".encode(), digest_size=10)
+    return "notification:" + digest.hexdigest()
+
+
+def source_words(record: NotificationRecord) -> str:
+    """What recall searches besides the memory's statement: the app's name and the
+    notification's own title, subtitle and body (the body is capped at 4 KiB at intake)."""
+    event = record.event
+    parts = (app_label(event.app_id), event.title, event.subtitle, event.body)
+    return "\n".join(part for part in parts if part)
 
 
 def _query(item: _Item) -> str:

@@ -1,6 +1,7 @@
 """Compound words: `wifi` finds "Wi-Fi", `email` finds "e-mail", `wi-fi` finds "WiFi".
 
-The index holds `search_text(text)`; `index_terms` recomputes, from the live rows, the
+The index holds `search_document(text, detail)` (stems of the words and of their
+joined forms); `expected_vocab` recomputes, from the live rows, the
 document count every term must have, so a trigger that inserts one form and deletes
 another (or a migration that misses a row) shows up as a mismatch.
 """
@@ -17,7 +18,7 @@ from memory import MemoryStore
 from memory.database import _apply_migrations
 from memory.recall import query_terms
 from memory.schema import MIGRATIONS
-from memory.search_text import joined_forms, search_text
+from memory.search_text import joined_forms, search_document, search_text
 from tests.memory.helpers import create, remove, update
 
 WORD = re.compile(r"[^\W_]+")
@@ -25,8 +26,10 @@ WORD = re.compile(r"[^\W_]+")
 
 def expected_vocab(conn: sqlite3.Connection) -> Counter[str]:
     docs: Counter[str] = Counter()
-    for (text,) in conn.execute("SELECT text FROM memories WHERE status = 'active'"):
-        docs.update(set(WORD.findall(search_text(str(text)).casefold())))
+    for text, detail in conn.execute(
+        "SELECT text, detail FROM memories WHERE status = 'active'"
+    ):
+        docs.update(set(WORD.findall(search_document(str(text), str(detail)))))
     return docs
 
 
@@ -44,7 +47,7 @@ def test_search_text_joins_only_hyphenated_words() -> None:
     assert search_text("plain words - a dash, no compound") == "plain words - a dash, no compound"
     assert search_text("no hyphen at all") == "no hyphen at all"
     assert joined_forms("e-mail, X-ray-9 and e\u2011mail") == ["email", "Xray9"]
-    assert query_terms("wi-fi code") == ["wi", "fi", "code", "wifi"]
+    assert query_terms("wi-fi code") == ["wi", "fi", "code", "cod", "wifi"]  # + stems
     assert query_terms("wifi") == ["wifi"]
 
 

@@ -16,8 +16,11 @@ text uses the original patterns.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from dataclasses import dataclass
 
+from agent.notifications.redaction import REDACTED, auth_message, redact, secret_spans
 from ble.events import EventKind, NotificationEvent
 
 
@@ -168,8 +171,11 @@ def find_secret(text: str, low: str | None = None) -> str | None:
 
 
 def contains_secret(text: str) -> bool:
-    """True when `text` holds a password, card number, IBAN, API key, token or private key."""
-    return find_secret(text) is not None
+    """True when `text` holds a password, card number, IBAN, API key, token, private key or
+    a code next to a secret word ("Türcode 8862", "your verification code is 493817")."""
+    return find_secret(text) is not None or bool(secret_spans(text)) or (
+        _is_one_time_code(text) is not None
+    )
 
 
 # -- one-time codes and marketing ----------------------------------------------------
@@ -364,8 +370,60 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
     return None
 
 
+REDACTABLE = frozenset(
+    {"secret_code", "secret_card", "secret_password", "secret_iban", "secret_api_key",
+     "otp", "verification_code"}
+)
+"""Reasons for which the secret span is redacted and the rest kept, when anything else
+remains (see `NoiseFilter.triage`)."""
+MIN_WORDS_AFTER_REDACTION = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Triage:
+    """What the deterministic triage decided for one notification."""
+
+    reason: str | None
+    """The drop reason, or None when the notification goes on to the model."""
+    event: NotificationEvent
+    """What goes on: the event itself, or a copy with its secret spans redacted."""
+    redacted: str | None = None
+    """The reason code of the secret that was redacted, if one was."""
+
+
+def _redacted_event(event: NotificationEvent) -> NotificationEvent:
+    return dataclasses.replace(
+        event, title=redact(event.title), subtitle=redact(event.subtitle), body=redact(event.body)
+    )
+
+
 class NoiseFilter:
     """Deterministic classification of notifications that must not become memories."""
+
+    def triage(self, event: NotificationEvent) -> Triage:
+        """Drop noise and code-only messages; redact a secret from anything else.
+
+        A notification that is only there to deliver a login or verification code is
+        dropped whole; one that also says something worth remembering (a parcel locker
+        with its pickup code, a flat with its key-box code, a card in a chat) loses only
+        the secret span. When the redacted text still looks secret to `classify` (a
+        kind of secret the span finder does not locate), or too little remains, the
+        whole notification is dropped.
+        """
+        reason = self.classify(event)
+        if reason not in REDACTABLE:
+            return Triage(reason, event)
+        text = "\n".join(part for part in (event.title, event.subtitle, event.body) if part)
+        if auth_message(text):
+            return Triage(reason, event)
+        redacted = _redacted_event(event)
+        again = self.classify(redacted)
+        if again is not None:
+            return Triage(again if again not in REDACTABLE else reason, event)
+        rest = " ".join((redacted.subtitle, redacted.body)).replace(REDACTED, " ")
+        if len(_WORDS.findall(rest)) < MIN_WORDS_AFTER_REDACTION:
+            return Triage(reason, event)
+        return Triage(None, redacted, reason)
 
     def classify(self, event: NotificationEvent) -> str | None:
         """A reason code ("secret_*", "otp", "verification_code", "marketing", "removed",
@@ -383,6 +441,8 @@ class NoiseFilter:
         code = _is_one_time_code(text, low)
         if code is not None:
             return code
+        if secret_spans(text):
+            return "secret_code"
         if _is_marketing(text, event.category, low) or _MARKETING_MORE.search(text):
             return "marketing"
         return social_noise(event, text)

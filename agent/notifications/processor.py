@@ -19,6 +19,7 @@ Logs carry ids, counts and codes only.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import sqlite3
@@ -181,11 +182,15 @@ class NotificationProcessor:
             report.extra["coalesced"] = merged
         kept: list[_Item] = []
         for item in items:
-            reason = self._filter.classify(item.record.event)
-            if reason is None:
-                kept.append(item)
-            else:
-                report.filtered[reason] += 1
+            triage = self._filter.triage(item.record.event)
+            if triage.reason is not None:
+                report.filtered[triage.reason] += 1
+                continue
+            if triage.redacted is not None:
+                report.extra["redacted_secrets"] = report.extra.get("redacted_secrets", 0) + 1
+                item = _Item(dataclasses.replace(item.record, event=triage.event),
+                             item.source_ids)
+            kept.append(item)
         report.analyzed = len(kept)
         outcome = "committed"
         try:

@@ -36,13 +36,19 @@ _KEYWORD = re.compile(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-_CJK_KEYWORD = re.compile(r"验证码|校验码|取件码|密码|動態碼|認証コード|確認コード|暗証番号|パスワード")
+_CJK_KEYWORD = re.compile(
+    r"验证码|校验码|取件码|密码|動態碼|認証コード|確認コード|暗証番号|パスワード"
+)
 _NOT_SECRET_PREFIX = frozenset(
-    """bar post zip qr dress promo rabatt gutschein coupon discount voucher source error
-    fehler area country länder tracking sendungs farb color colour html status referral
-    invite einladungs sortier sorting branch bank iban swift bic vorwahl dial airport
-    flughafen booking buchungs reservation reservierungs order bestell kunden customer
-    artikel item product produkt rabat kupon""".split()
+    [
+        "bar", "post", "zip", "qr", "dress", "promo", "rabatt", "gutschein", "coupon", "discount",
+        "voucher", "source", "error", "fehler", "area", "country", "länder", "tracking",
+        "sendungs", "farb", "color", "colour", "html", "status", "referral", "invite",
+        "einladungs", "sortier", "sorting", "branch", "bank", "iban", "swift", "bic", "vorwahl",
+        "dial", "airport", "flughafen", "booking", "buchungs", "reservation", "reservierungs",
+        "order", "bestell", "kunden", "customer", "artikel", "item", "product", "produkt", "rabat",
+        "kupon",
+    ]
 )
 _PASSWORD_WORD = re.compile(
     r"(?<![^\W\d_])(?:[^\W\d_]{0,16}?(?:passwort|password|kennwort|wachtwoord|lösenord|passord"

@@ -277,6 +277,7 @@ class Outcome:
     completion_tokens: int = 0
     dropped: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
+    junk_rows: list[str] = field(default_factory=list)
 
 
 def judge(out: Outcome, question: Question, ranked: Sequence[set[str]]) -> None:
@@ -402,6 +403,8 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
                           if r.isdigit() and int(r) in cid_to_row}
                 if labels and labels <= {"noise"}:
                     junk += 1
+                    out.junk_rows.append(",".join(cid_to_row[int(r)] for r in refs
+                                                  if r.isdigit() and int(r) in cid_to_row))
             out.junk = junk / len(live) if live else 0.0
             out.model_s = watched.seconds
         finally:
@@ -453,6 +456,7 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
         wall_s=out.wall_s,
         misses=sorted(q for q, ok in out.answered5.items() if not ok),
         stale=sorted(q for q, bad in out.stale_first.items() if bad),
+        junk_sources=sorted(out.junk_rows),
     )
     return result
 
@@ -519,7 +523,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.misses:
         for r in results:
             print(f"{r['label']}: unanswered@5 {' '.join(r['misses'])}; "
-                  f"stale-first {' '.join(r['stale'])}")
+                  f"stale-first {' '.join(r['stale'])}; junk {' '.join(r['junk_sources'])}")
     return 0
 
 

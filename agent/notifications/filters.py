@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 from agent.notifications.redaction import REDACTED, auth_message, redact, secret_spans
 from ble.events import EventKind, NotificationEvent
+from memory.lexicon import GLOSS
+from memory.search_text import fold
 
 
 def _ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
@@ -267,7 +269,7 @@ def _is_marketing(text: str, category: str, low: str | None = None) -> bool:
 # -- social noise, acknowledgements, digests ---------------------------------------------
 
 _MARKETING_MORE = re.compile(
-    r"\b(?:jetzt\s+(?:shoppen|kaufen|bestellen|entdecken|sichern|zuschlagen)|nur\s+(?:noch\s+)?heute"
+    r"\b(?:jetzt\s+(?:shoppen|kaufen|bestellen|entdecken|sichern|zuschlagen)|nur\s+heute"
     r"|versandkostenfrei|gratisversand|rabattcode|gutscheincode|abbestellen|vom\s+newsletter"
     r"|sonderangebot|schnäppchen|sommerschlussverkauf|winterschlussverkauf|soldes|bons?\s+plans?"
     r"|code\s+promo|offerta\s+speciale|saldi|rebajas|ofertas?\s+exclusivas?|uitverkoop"
@@ -297,6 +299,55 @@ _SOCIAL_COUNT = re.compile(
     r"|anniversary\s+at|work\s+anniversary|memories\s+from|erinnerungen\s+von\s+vor)\b",
     re.IGNORECASE,
 )
+_SOCIAL_SYSTEM = re.compile(
+    r"\b(?:hat\s+(?:einen|ein|eine)\s+(?:beitrag|reel|foto|video|story)\s+(?:mit\s+dir\s+)?geteilt"
+    r"|shared\s+(?:a|an)\s+(?:post|reel|photo|video|story)(?:\s+with\s+you)?"
+    r"|hat\s+dich\s+in\s+(?:einem|einer|ihrer|seiner|ihrem|seinem)\s+\w+\s+(?:markiert|erwähnt)"
+    r"|(?:mentioned|tagged)\s+you\s+in|profilbild\s+aktualisiert|updated\s+(?:his|her|their)"
+    r"\s+profile\s+picture|hat\s+heute\s+geburtstag|heute\s+hat\s+\w+(?:\s+\w+)?\s+geburtstag"
+    r"|(?:has\s+a\s+)?birthday\s+today|gratulieren\s+sie|zum\s+\d+-jährigen|work\s+anniversary"
+    r"|neue\s+jobs\s+für\s+sie|jobs?\s+(?:you\s+may\s+be\s+interested|for\s+you)"
+    r"|hat\s+ihr\s+profil\s+angesehen|hat\s+dein\s+profil\s+angesehen"
+    r"|gruppen\s+vorgeschlagen|suggested\s+groups|vorgeschlagene\s+(?:gruppen|seiten|freunde))",
+    re.IGNORECASE,
+)
+_FITNESS_STATS = re.compile(
+    r"\b(?:schlafwert|sleep\s+score|body\s+battery|tagesziel|daily\s+goal|schritte\s+gemacht"
+    r"|steps\s+today|close\s+your\s+rings|ringe\s+geschlossen|move\s+goal|bewegungsziel"
+    r"|deine\s+woche\s+auf|your\s+week\s+on|trainingszustand|training\s+status)\b",
+    re.IGNORECASE,
+)
+_STATUS_PING = re.compile(
+    r"\b(?:(?:deine|ihre|your)\s+fahrt\b.{0,60}\bhat\s+begonnen|fahrt\s+beendet|ride\s+(?:started"
+    r"|ended|completed)|trip\s+(?:started|ended|completed)|bestellung\b.{0,60}\bist\s+unterwegs"
+    r"|order\b.{0,60}\bis\s+on\s+(?:its|the)\s+way|guten\s+appetit|enjoy\s+your\s+meal"
+    r"|erfolgreich\s+übermittelt|successfully\s+(?:submitted|sent)|tipps\s+für\s+deine\s+reise"
+    r"|tips\s+for\s+your\s+trip|wie\s+war\s+(?:deine|ihre)\s+(?:bestellung|fahrt)"
+    r"|how\s+was\s+your\s+(?:order|ride|trip|stay)|rate\s+your\s+(?:order|ride|driver))\b"
+    r"|^(?:störung|disruption|service\s+alert)\s*:|\bunregelmäßige\s+abstände\b",
+    re.IGNORECASE,
+)
+_PAYMENT = re.compile(
+    r"^(?:du\s+hast|sie\s+haben)\s+(?P<de>\d{1,6}(?:[.,]\d{2})?)\s?(?:€|eur)\s+(?:bei|an|im|in)\b"
+    r".{1,60}\s+bezahlt\.?$"
+    r"|^you\s+(?:paid|spent)\s+[€$£]\s?(?P<en>\d{1,6}(?:[.,]\d{2})?)\s+(?:at|to)\b",
+    re.IGNORECASE,
+)
+SMALL_PAYMENT = 20.0
+"""A card payment receipt below this amount (coffee, bakery, lunch) is not remembered; a
+larger one (the vet, a furniture store) is."""
+_GREETING = re.compile(
+    r"^\W*(?:gute\s+(?:fahrt|reise|heimreise|nacht|besserung)|have\s+a\s+(?:good|great|nice|safe)"
+    r"|safe\s+travels|viel\s+(?:spaß|erfolg|glück)|good\s+luck|have\s+fun|enjoy|welcome\s+back"
+    r"|willkommen\s+zurück|bon\s+voyage|buon\s+viaggio|goede\s+reis|buen\s+viaje"
+    r"|schönes\s+wochenende|happy\s+birthday|alles\s+gute)\b",
+    re.IGNORECASE,
+)
+_MEDIA_ONLY = re.compile(
+    r"^\W*(?:foto|photo|bild|image|video|sticker|gif|sprachnachricht|voice\s+message|audio"
+    r"|dokument|document|location|standort)\W*$",
+    re.IGNORECASE,
+)
 _DIGEST = re.compile(
     r"\b(?:daily\s+(?:digest|briefing|summary)|weekly\s+(?:digest|summary|recap|report|review)"
     r"|your\s+(?:week|month|year)\s+in\s+review|morning\s+briefing|top\s+stories"
@@ -304,7 +355,7 @@ _DIGEST = re.compile(
     r"|die\s+wichtigsten\s+nachrichten|nachrichten\s+des\s+tages|eilmeldung"
     r"|résumé\s+(?:de\s+la\s+semaine|hebdomadaire)|riepilogo|resumen\s+semanal|weekoverzicht"
     r"|update\s+available|new\s+version\s+(?:is\s+)?available|neue\s+version\s+verfügbar"
-    r"|aktualisierung\s+verfügbar|rate\s+(?:us|our\s+app)|bewerte\s+(?:uns|die\s+app)"
+    r"|aktualisierung\s+verfügbar|updates?\s+verfügbar|rate\s+(?:us|our\s+app)|bewerte\s+(?:uns|die\s+app)"
     r"|screen\s+time\s+(?:report|was)|bildschirmzeit|weekly\s+goal|wochenziel)\b",
     re.IGNORECASE,
 )
@@ -355,6 +406,25 @@ def is_acknowledgement(text: str) -> bool:
     return all(w in _ACK_WORDS for w in phrase.split())
 
 
+CHIT_CHAT_WORDS = 6
+_CHAT_CATEGORIES = frozenset({"social", "message", "msg"})
+_TOPIC_WORDS = frozenset(
+    fold(word) for german, english in GLOSS.items() for word in (german, *english)
+)
+"""Everyday topic words (appointments, travel, health, family, home, money, time; the
+glossary of `memory.lexicon` in both languages): a short message with one of them may
+carry a fact."""
+
+
+def is_chit_chat(text: str) -> bool:
+    """A short chat message with no number and no topic word ("gut gelandet? ❤️", "sorry
+    for the essay 😅", "look at them 😍"): nothing in it a later question could need."""
+    if any(ch.isdigit() for ch in text):
+        return False
+    words = [fold(w) for w in _WORDS.findall(text)]
+    return 0 < len(words) <= CHIT_CHAT_WORDS and not any(w in _TOPIC_WORDS for w in words)
+
+
 def social_noise(event: NotificationEvent, text: str) -> str | None:
     """A reason code for reactions, social counts, acknowledgements, digests and news."""
     if event.category.strip().casefold() in _NEWS_CATEGORIES:
@@ -363,10 +433,28 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
         return "reaction"
     if _SOCIAL_COUNT.search(text):
         return "social_count"
-    if _DIGEST.search(text):
+    if _SOCIAL_SYSTEM.search(text):
+        return "social_system"
+    if _DIGEST.search(text) or _FITNESS_STATS.search(text):
         return "digest"
-    if is_acknowledgement(_message_text(event)):
+    if _STATUS_PING.search(event.body or text):
+        return "status_ping"
+    message = _message_text(event).strip()
+    payment = _PAYMENT.match(message)
+    if payment is not None:
+        amount = float((payment.group("de") or payment.group("en")).replace(",", "."))
+        if amount < SMALL_PAYMENT:
+            return "small_payment"
+    if _GREETING.match(message) and not any(ch.isdigit() for ch in message) and not any(
+        fold(w) in _TOPIC_WORDS for w in _WORDS.findall(message)
+    ):
+        return "chit_chat"
+    if _MEDIA_ONLY.match(message):
+        return "media_only"
+    if is_acknowledgement(message):
         return "acknowledgement"
+    if event.category.strip().casefold() in _CHAT_CATEGORIES and is_chit_chat(message):
+        return "chit_chat"
     return None
 
 

@@ -104,14 +104,17 @@ def _reverse_gloss() -> dict[str, tuple[str, ...]]:
 
 _GLOSS_DE = GLOSS
 _GLOSS_DE_STEMS = {
-    stem: value for key, value in GLOSS.items() if len(stem := _STEMMERS[1].stemWord(key)) >= 5
+    stem: value for key, value in GLOSS.items() if len(stem := _STEMMERS[1].stemWord(key)) >= 4
 }
 _GLOSS_EN = _reverse_gloss()
 _GLOSS_EN_STEMS = {
-    stem: value for key, value in _GLOSS_EN.items() if len(stem := _STEMMERS[0].stemWord(key)) >= 5
+    stem: value for key, value in _GLOSS_EN.items() if len(stem := _STEMMERS[0].stemWord(key)) >= 4
 }
 _COMPOUND_PARTS = sorted((k for k in GLOSS if len(k) >= 4), key=len, reverse=True)
 COMPOUND_MIN_CHARS = 8
+INNER_PART_CHARS = 5
+"""A glossary word inside a compound (not at its start or end) counts from this length:
+"Einkommensteuerbescheid" holds "steuer"."""
 
 
 @lru_cache(maxsize=65536)
@@ -119,7 +122,9 @@ def gloss_words(word: str) -> tuple[str, ...]:
     """Words of the other language for one casefolded word (see `memory.lexicon`); a long
     German compound is split against the glossary (its first and last known part)."""
     found: list[str] = []
-    german = _GLOSS_DE.get(word) or _GLOSS_DE_STEMS.get(_STEMMERS[1].stemWord(word))
+    german = _GLOSS_DE.get(word) or _GLOSS_DE_STEMS.get(_STEMMERS[1].stemWord(word)) or (
+        _GLOSS_DE.get(_STEMMERS[0].stemWord(word))
+    )
     if german:
         found += german
     english = _GLOSS_EN.get(word) or _GLOSS_EN_STEMS.get(_STEMMERS[0].stemWord(word))
@@ -128,7 +133,12 @@ def gloss_words(word: str) -> tuple[str, ...]:
     if not german and len(word) >= COMPOUND_MIN_CHARS:
         head = next((p for p in _COMPOUND_PARTS if word.startswith(p) and p != word), None)
         tail = next((p for p in _COMPOUND_PARTS if word.endswith(p) and p != word), None)
-        for part in (head, tail):
+        inner = next(
+            (p for p in _COMPOUND_PARTS if len(p) >= INNER_PART_CHARS and p in word[1:-1]
+             and p not in (head or "") and p not in (tail or "")),
+            None,
+        )
+        for part in (head, tail, inner):
             if part is not None:
                 found += (part, *GLOSS[part])
     return tuple(dict.fromkeys(w for w in found if w != word))

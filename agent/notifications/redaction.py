@@ -125,7 +125,7 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
         if copula is None:
             continue
         value = _PASSWORD_VALUE.match(text, copula.end())
-        if value is not None:
+        if value is not None and not value.group("value").startswith(REDACTED):
             end = value.end("value")
             while end > value.start("value") and text[end - 1] in ".,;:)":
                 end -= 1

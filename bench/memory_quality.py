@@ -328,6 +328,10 @@ def _leaks_in(text: str, secrets: dict[str, str]) -> set[str]:
     return {row for secret, row in secrets.items() if secret in flat}
 
 
+EXPLAIN: set[str] = set()
+"""Question ids whose top hits are printed (`--explain`; texts of the bench's own corpus)."""
+
+
 async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None) -> Outcome:
     label, config = provider_config(spec)
     out = Outcome(label)
@@ -381,6 +385,11 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
                     for row in _leaks_in(hit.record.text, secrets):
                         out.leaked_rows.add(row)
                 judge(out, item, ranked)
+                if item.id in EXPLAIN:
+                    print(f"{item.id} {item.question} answers={item.answers} "
+                          f"superseded={item.superseded}")
+                    for hit, sources in zip(hits, ranked, strict=True):
+                        print(f"   {hit.score:6.2f} {sorted(sources)} {hit.record.text[:100]}")
             end = (last_event or first) + timedelta(seconds=idle)
             await idle_window(max(end, clock.now()))
             stored = await runtime.store.read(
@@ -509,7 +518,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--misses", action="store_true",
                         help="list the ids of unanswered questions per provider")
+    parser.add_argument("--explain", default="",
+                        help="comma-separated question ids whose top hits are printed")
     args = parser.parse_args(argv)
+    EXPLAIN.update(q for q in args.explain.split(",") if q)
     try:
         corpus = load_corpus(args.data, days=args.days)
     except CorpusError as err:

@@ -21,7 +21,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from memory.errors import EmptyQueryError
 from memory.records import MemoryRecord, Tier
 from memory.rows import COLUMNS, record_from_row
-from memory.search_text import fold, joined_forms, word_forms
+from memory.search_text import fold, joined_forms, search_document, word_forms
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -259,6 +259,56 @@ def search(
         ):
             break
     return [(record_from_row(row), -score) for score, row in best]
+
+
+NEWER_WITHIN = 0.2
+"""Default `prefer_newer` window: a newer hit that matches every query term an older one
+matches is ranked above it when its score is at least (1 - this) of the older one's."""
+TIEBREAK_EXTRA = 3
+"""Candidates beyond `limit` scored for the tie-break, so a newer hit just below the cut
+can take the place of an older one."""
+
+
+def prefer_newer(
+    conn: sqlite3.Connection,
+    hits: list[tuple[MemoryRecord, float]],
+    terms: Sequence[str],
+    window: float,
+) -> list[tuple[MemoryRecord, float]]:
+    """`hits` (best first) with a newer hit moved above older ones that it nearly ties.
+
+    "About the same thing" is judged against the query: the newer hit's indexed words
+    must include every query term the older one holds. "Nearly ties": its score is at
+    least (1 - `window`) of the older one's. A moved appointment, a changed platform or a
+    corrected address then comes before what it replaced when the two score alike.
+    """
+    if window <= 0 or len(hits) < 2:
+        return hits
+    wanted = set(terms)
+    ids = [record.memory_id for record, _ in hits]
+    marks = ", ".join("?" for _ in ids)
+    rows = conn.execute(
+        f"SELECT memory_id, text, detail FROM memories WHERE memory_id IN ({marks})", ids
+    ).fetchall()
+    held = {
+        str(mid): wanted & set(search_document(str(text), str(detail or "")).split())
+        for mid, text, detail in rows
+    }
+    out = list(hits)
+    for i in range(1, len(out)):
+        j = i
+        while j > 0:
+            older, newer = out[j - 1], out[j]
+            if not (
+                max(newer[0].created_at, newer[0].updated_at)
+                > max(older[0].created_at, older[0].updated_at)
+                and newer[1] >= (1 - window) * older[1]
+                and held.get(older[0].memory_id, set()) <= held.get(newer[0].memory_id, set())
+            ):
+                break
+            out[j - 1], out[j] = newer, older
+            j -= 1
+    return out
 
 
 RELATED_TERMS = 4

@@ -29,10 +29,13 @@ from memory.connection import SqliteThread
 from memory.database import open_database
 from memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
 from memory.recall import (
+    NEWER_WITHIN,
+    TIEBREAK_EXTRA,
     DenseLeg,
     DocFreqCache,
     RecallCache,
     fuse,
+    prefer_newer,
     query_terms,
     related_search,
     search,
@@ -151,8 +154,10 @@ class MemoryStore:
         temporary_ttl: timedelta,
         long_term_ttl: timedelta,
         dense: DenseLeg | None,
+        newer_within: float = NEWER_WITHIN,
     ) -> None:
         self._worker = worker
+        self._newer_within = newer_within
         self.path = path
         self._clock = clock
         self._ttls = (temporary_ttl, long_term_ttl)
@@ -171,18 +176,25 @@ class MemoryStore:
         temporary_ttl: timedelta = DEFAULT_TEMPORARY_TTL,
         long_term_ttl: timedelta = DEFAULT_LONG_TERM_TTL,
         dense: DenseLeg | None = None,
+        newer_within: float = NEWER_WITHIN,
     ) -> MemoryStore:
         """Open or create the database at `path`, applying pending migrations.
 
-        Raises DatabaseRefusedError (file untouched) for a foreign or newer database.
+        `newer_within`: recall ranks a newer memory above an older one about the same
+        thing when their scores are within this share (`memory.recall.prefer_newer`;
+        0 keeps plain BM25 order). Raises DatabaseRefusedError (file untouched) for a
+        foreign or newer database.
         """
+        if not isinstance(newer_within, (int, float)) or not 0 <= newer_within < 1:
+            raise InvalidMemoryError("newer_within", "must be a number in [0, 1)")
         for name, ttl in (("temporary_ttl", temporary_ttl), ("long_term_ttl", long_term_ttl)):
             if ttl <= timedelta(0):
                 raise InvalidMemoryError(name, "must be a positive duration")
         file = Path(path)
         worker = SqliteThread(lambda: open_database(file))
         await worker.start()
-        return cls(worker, file, clock or SystemClock(), temporary_ttl, long_term_ttl, dense)
+        return cls(worker, file, clock or SystemClock(), temporary_ttl, long_term_ttl, dense,
+                   float(newer_within))
 
     async def close(self) -> None:
         """Finish queued work and close the database; idempotent."""
@@ -274,12 +286,17 @@ class MemoryStore:
         now_us = to_us(self.now())
         if self._dense is None:
             cache, generation = self._recall_cache, self._writes
-            hits = await self.read(
-                lambda conn: search(
-                    conn, terms, now_us=now_us, tiers=wanted, limit=limit,
+            window = self._newer_within
+
+            def job(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
+                found = search(
+                    conn, terms, now_us=now_us, tiers=wanted,
+                    limit=limit + TIEBREAK_EXTRA if window > 0 else limit,
                     cache=cache, generation=generation,
                 )
-            )
+                return prefer_newer(conn, found, terms, window)[:limit]
+
+            hits = await self.read(job)
             return [RecallHit(record, score) for record, score in hits]
         return await self._recall_fused(query, terms, now_us, wanted, limit)
 

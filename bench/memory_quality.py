@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 from agent.model.provider import ModelProvider, ModelRequest, ModelResponse  # noqa: E402
 from ble.events import NotificationEvent, parse_rfc3339  # noqa: E402
 from core.clock import FakeClock  # noqa: E402
+from core.errors import CompanionMemoryError  # noqa: E402
 from device.config import Config, parse_config  # noqa: E402
 from device.runtime import Runtime  # noqa: E402
 from memory.errors import EmptyQueryError  # noqa: E402
@@ -142,7 +143,7 @@ def _row(path: Path, number: int, data: Any) -> Row:
         raise CorpusError(f"{where}: a secret row needs its secret strings in 'secrets'")
     try:
         event = NotificationEvent.from_dict({k: data[k] for k in EVENT_KEYS if k in data})
-    except ValueError as err:
+    except (ValueError, CompanionMemoryError) as err:
         raise CorpusError(f"{where}: {err}") from err
     row = Row(str(name), event, data["label"], tuple(secrets), str(data.get("lang", "und")))
     for secret in row.secrets:
@@ -164,7 +165,7 @@ def _question(path: Path, number: int, data: Any, rows: dict[str, Row]) -> Quest
         raise CorpusError(f"{where}: missing key(s) {missing}")
     try:
         asked = parse_rfc3339(data["asked_at"], "asked_at")
-    except ValueError as err:
+    except (ValueError, CompanionMemoryError) as err:
         raise CorpusError(f"{where}: {err}") from err
     if not isinstance(data["question"], str) or not data["question"].strip():
         raise CorpusError(f"{where}: question must be a non-empty string")
@@ -316,8 +317,12 @@ def baseline(corpus: Corpus) -> Outcome:
             judge(out, item, [])
             continue
         scores = BM25Okapi(docs).get_scores(query)
-        order = sorted(range(len(docs)), key=lambda i: (-scores[i], -i))
-        ranked = [{received[i].id} for i in order[:10] if scores[i] > 0]
+        wanted = set(query)
+        # every record sharing a query word, by score (rank_bm25 gives a word in more than
+        # half the records a negative weight, so a score can be <= 0 for a real match)
+        matching = [i for i, doc in enumerate(docs) if wanted.intersection(doc)]
+        order = sorted(matching, key=lambda i: (-scores[i], -i))
+        ranked = [{received[i].id} for i in order[:10]]
         judge(out, item, ranked)
     out.wall_s = time.perf_counter() - started
     return out
@@ -371,7 +376,8 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
                 if isinstance(item, Row):
                     totals = await runtime.feed([item.event])
                     if totals.persisted == 1:
-                        cid_to_row[_newest_context_id(Path(root))] = item.id
+                        newest = await asyncio.to_thread(_newest_context_id, Path(root))
+                        cid_to_row[newest] = item.id
                     last_event, pending = when, True
                     continue
                 try:

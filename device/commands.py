@@ -426,3 +426,33 @@ def cmd_sweep(inv: Invocation) -> int:
             shown = orjson.dumps(value).decode() if isinstance(value, dict | list) else value
             say(f"{key}: {shown}")
     return 0
+
+
+def cmd_model(inv: Invocation) -> int:
+    from device.models import CATALOG, fetch_model, models_dir
+
+    folder = Path(inv.args.dest).expanduser() if getattr(inv.args, "dest", None) else \
+        models_dir(inv.env)
+    if inv.args.model_command == "list":
+        rows = [{"name": spec.name, "description": spec.description, "licence": spec.licence,
+                 "bytes": spec.size, "sha256": spec.sha256,
+                 "path": str(folder / spec.filename),
+                 "fetched": (folder / spec.filename).exists()} for spec in CATALOG.values()]
+        if inv.json:
+            print_json(rows)
+        else:
+            for row in rows:
+                mark = "fetched" if row["fetched"] else "not fetched"
+                say(f"{row['name']:<30} {row['description']}  [{mark}]  {row['path']}")
+        return 0
+    path, fetched = fetch_model(
+        inv.args.name, dest_dir=folder,
+        progress=None if inv.json else lambda message: print(message, file=sys.stderr),
+    )
+    if inv.json:
+        print_json({"name": inv.args.name, "path": str(path), "fetched": fetched})
+    else:
+        state = "fetched and verified" if fetched else "already there, verified"
+        say(f"{inv.args.name}: {path} ({state})")
+        say(f'use it with: [provider]\nkind = "llama"\n[provider.llama]\nmodel_path = "{path}"')
+    return 0

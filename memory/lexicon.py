@@ -117,44 +117,69 @@ bahnhof station
 # more everyday German
 spülmaschine dishwasher|geschirrspüler dishwasher|waschmaschine washing machine|trockner dryer
 kühlschrank fridge refrigerator|herd stove cooker|ofen oven|heizkörper radiator|fenster window
-tür door|klingel doorbell bell|briefkasten mailbox letterbox|aufzug lift elevator|treppenhaus stairwell
-wartung maintenance service|leitung pipe line|leitungen pipes|rohr pipe|wasserschaden water damage
+tür door|klingel doorbell bell|briefkasten mailbox letterbox|aufzug lift elevator
+treppenhaus stairwell
+wartung maintenance service|leitung pipe line|leitungen pipes|rohr pipe
+wasserschaden water damage
 auftrag order job|auftragsnummer order number|vorgangsnummer reference number|nummer number
 techniker technician|monteur technician fitter|schaden damage|defekt broken faulty|kaputt broken
-schwimmkurs swimming lesson class|schwimmen swim swimming|schwimmbad pool swimming|halle hall pool
-kurs course class lesson|unterricht lesson class|training training|turnen gym gymnastics|fußball football soccer
-bibliothek library|bücherei library|buch book|bücher books|ausleihe loan|leihfrist loan period due
-fällig due|rückgabe return|zurückgeben return|verlängern renew extend|verlängerung extension renewal
-einschulung school entry|einschulungsuntersuchung school entry health check exam|gesundheitsamt health office
-ausflug outing trip excursion|mitbringen bring|matschhose rain trousers|brotdose lunchbox|wechselsachen spare clothes
-schließtag closing day closed|geschlossen closed|fortbildung training course|teamfortbildung staff training
-elternabend parents evening|erzieherin teacher carer|erzieher teacher carer|hort after school club
-steuer tax|steuern taxes|einkommensteuer income tax|steuerbescheid tax assessment|bescheid notice decision
+schwimmkurs swimming lesson class|schwimmen swim swimming|schwimmbad pool swimming
+halle hall pool
+kurs course class lesson|unterricht lesson class|training training|turnen gym gymnastics
+fußball football soccer
+bibliothek library|bücherei library|buch book|bücher books|ausleihe loan
+leihfrist loan period due
+fällig due|rückgabe return|zurückgeben return|verlängern renew extend
+verlängerung extension renewal
+einschulung school entry|einschulungsuntersuchung school entry health check exam
+gesundheitsamt health office
+ausflug outing trip excursion|mitbringen bring|matschhose rain trousers|brotdose lunchbox
+wechselsachen spare clothes
+schließtag closing day closed|geschlossen closed|fortbildung training course
+teamfortbildung staff training
+elternabend parents evening|erzieherin teacher carer|erzieher teacher carer
+hort after school club
+steuer tax|steuern taxes|einkommensteuer income tax|steuerbescheid tax assessment
+bescheid notice decision
 auszahlung payout payment|gehalt salary pay|lohn wages pay|bonus bonus|rente pension
-laptop laptop|notebook laptop notebook|rechner computer|handy phone mobile|telefon phone|nummer number
+laptop laptop|notebook laptop notebook|rechner computer|handy phone mobile|telefon phone
+nummer number
 abholen pick collect|abholung pickup collection|gerät device|bildschirm screen|drucker printer
 kette necklace chain|ring ring|armband bracelet|uhrmacher watchmaker|schmuck jewellery jewelry
 bestellen order|kleid dress|schuhe shoes|jacke jacket|hose trousers pants|größe size
-hautarzt dermatologist skin doctor|hautärztin dermatologist|frauenarzt gynaecologist|orthopäde orthopaedist
+hautarzt dermatologist skin doctor|hautärztin dermatologist|frauenarzt gynaecologist
+orthopäde orthopaedist
 knie knee|operation surgery operation|op surgery|narkose anaesthesia|röntgen x-ray|mrt mri scan
 zahn tooth|zähne teeth|zahnreinigung dental cleaning|füllung filling|kontrolle checkup
-impftermin vaccination appointment|hund dog|gassi walk dog|futter food|leine lead leash|tierfutter pet food
-schwiegermutter mother in law|schwiegervater father in law|enkel grandchild|tante aunt|onkel uncle|cousine cousin
-kaffee coffee|kuchen cake|bienenstich cake|torte cake|brunch brunch|grillen barbecue|picknick picnic
+impftermin vaccination appointment|hund dog|gassi walk dog|futter food|leine lead leash
+tierfutter pet food
+schwiegermutter mother in law|schwiegervater father in law|enkel grandchild|tante aunt
+onkel uncle|cousine cousin
+kaffee coffee|kuchen cake|bienenstich cake|torte cake|brunch brunch|grillen barbecue
+picknick picnic
 landen land landing|gelandet landed|abholen pick up|bahnsteig platform|umsteigen change trains
 verspätung delay|pünktlich on time|zugbindung fixed train|sitzplatzreservierung seat reservation
-mietwagen rental car|carsharing car sharing|flugsteig gate|gate gate|boarding boarding|bordkarte boarding pass
+mietwagen rental car|carsharing car sharing|flugsteig gate|gate gate|boarding boarding
+bordkarte boarding pass
 # other European languages, for the words events are made of
-feest party|fête party|festa party|fiesta party|verjaardag birthday|anniversaire birthday|compleanno birthday
-cumpleaños birthday|diner dinner|dîner dinner|cena dinner|déjeuner lunch|pranzo lunch|almuerzo lunch
+feest party|fête party|festa party|fiesta party|verjaardag birthday|anniversaire birthday
+compleanno birthday
+cumpleaños birthday|diner dinner|dîner dinner|cena dinner|déjeuner lunch|pranzo lunch
+almuerzo lunch
 lunch lunch|verplaatst moved|déplacé moved|spostato moved|trasladado moved|afgelast cancelled
-annulé cancelled|annullato cancelled|cancelado cancelled|morgen tomorrow|demain tomorrow|domani tomorrow
-mañana tomorrow|vandaag today|aujourd'hui today|oggi today|hoy today|vanavond tonight|ce soir tonight
-stasera tonight|esta noche tonight|fiets bike bicycle|vélo bike bicycle|bici bike bicycle|bicicleta bike bicycle
+annulé cancelled|annullato cancelled|cancelado cancelled|morgen tomorrow|demain tomorrow
+domani tomorrow
+mañana tomorrow|vandaag today|aujourd'hui today|oggi today|hoy today|vanavond tonight
+ce soir tonight
+stasera tonight|esta noche tonight|fiets bike bicycle|vélo bike bicycle|bici bike bicycle
+bicicleta bike bicycle
 sleutel key|clé key|chiave key|llave key|huis house home|maison house home|casa house home
-trein train|gare station|stazione station|estación station|vlucht flight|vol flight|volo flight|vuelo flight
-aankomst arrival|arrivée arrival|arrivo arrival|llegada arrival|vertrek departure|départ departure
-partenza departure|salida departure|adres address|adresse address|indirizzo address|dirección address
+trein train|gare station|stazione station|estación station|vlucht flight|vol flight|volo flight
+vuelo flight
+aankomst arrival|arrivée arrival|arrivo arrival|llegada arrival|vertrek departure
+départ departure
+partenza departure|salida departure|adres address|adresse address|indirizzo address
+dirección address
 # weather and other
 wetter weather|regen rain|schnee snow|sturm storm|unwetter storm warning|gewitter thunderstorm
 """

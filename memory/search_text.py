@@ -72,6 +72,7 @@ _REVERSE_SKIP = frozenset(
     [
         "may", "time", "new", "old", "late", "early", "next", "place", "change", "room", "meeting",
         "ticket", "hotel", "party", "internet", "vegan", "taxi", "bus", "baby", "router",
+        "termination",
         "project", "april", "august", "september", "november",
     ]
 )

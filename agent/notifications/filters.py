@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from agent.notifications.redaction import REDACTED, auth_message, redact, secret_spans
@@ -417,9 +418,12 @@ carry a fact."""
 
 
 def is_chit_chat(text: str) -> bool:
-    """A short chat message with no number and no topic word ("gut gelandet? ❤️", "sorry
-    for the essay 😅", "look at them 😍"): nothing in it a later question could need."""
+    """A short chat message with an emoji, no number and no topic word ("gut gelandet? ❤️",
+    "sorry for the essay 😅", "look at them 😍"): nothing in it a later question could
+    need. Without an emoji a short message is kept ("meet at the museum?")."""
     if any(ch.isdigit() for ch in text):
+        return False
+    if not any(unicodedata.category(ch) == "So" for ch in text):
         return False
     words = [fold(w) for w in _WORDS.findall(text)]
     return 0 < len(words) <= CHIT_CHAT_WORDS and not any(w in _TOPIC_WORDS for w in words)
@@ -505,7 +509,11 @@ class NoiseFilter:
         if auth_message(text):
             return Triage(reason, event)
         redacted = _redacted_event(event)
-        again = self.classify(redacted)
+        again = self.classify(dataclasses.replace(
+            redacted, title=redacted.title.replace(REDACTED, ""),
+            subtitle=redacted.subtitle.replace(REDACTED, ""),
+            body=redacted.body.replace(REDACTED, ""),
+        ))
         if again is not None:
             return Triage(again if again not in REDACTABLE else reason, event)
         rest = " ".join((redacted.subtitle, redacted.body)).replace(REDACTED, " ")

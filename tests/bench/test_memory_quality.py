@@ -1,0 +1,97 @@
+"""The memory-quality benchmark on a slice of its corpus, so the instrument cannot rot.
+
+Quality figures are printed by `bench/memory_quality.py`, never asserted here; this
+checks that the benchmark runs through the public Runtime end to end, that its
+measures are well formed, that no secret of the corpus reaches a memory or a prompt,
+and that bad corpus input is a clear error naming the row or question.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from blockbuster import BlockBuster
+
+from bench.memory_quality import CorpusError, evaluate, load_corpus, main
+
+GOOD_ROW = {"id": "n001", "kind": "added", "key": "k1", "app_id": "net.whatsapp.WhatsApp",
+            "title": "Anna", "body": "Dinner on Friday at 8 at Frieda", "category": "social",
+            "posted_at": "2026-03-02T08:00:00Z", "label": "keep", "lang": "en"}
+GOOD_QUESTION = {"id": "q001", "asked_at": "2026-03-02T10:00:00+01:00",
+                 "question": "when is dinner with Anna?", "answers": ["n001"],
+                 "superseded": [], "tags": []}
+
+
+def write(
+    folder: Path, rows: list[dict[str, object]], questions: list[dict[str, object]]
+) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "notifications.jsonl").write_bytes(b"\n".join(orjson.dumps(r) for r in rows))
+    (folder / "questions.jsonl").write_bytes(b"\n".join(orjson.dumps(q) for q in questions))
+    return folder
+
+
+async def test_a_two_day_slice_runs_through_the_runtime(blockbuster: BlockBuster) -> None:
+    blockbuster.deactivate()  # the harness reads its corpus and temp folders on the loop
+    corpus = load_corpus(days=2)
+    assert len(corpus.rows) > 20 and corpus.questions
+    baseline, deterministic = await evaluate(corpus, ["deterministic"])
+    for result in (baseline, deterministic):
+        for key in ("answer@5", "answer@1", "stale-first"):
+            share = result[key]["share"]
+            assert share is None or 0.0 <= share <= 1.0
+        assert result["answer@5"]["of"] == len(corpus.questions)
+        assert result["answer@1"]["hits"] <= result["answer@5"]["hits"]
+    assert deterministic["secret_leaks"] == 0
+    assert deterministic["live"] > 0 and 0.0 <= deterministic["junk_share"] <= 1.0
+    assert deterministic["model_calls"] > 0 and sum(deterministic["dropped"].values()) > 0
+
+
+async def test_the_tiny_corpus_is_answered_and_the_measure_can_fail(
+    tmp_path: Path, blockbuster: BlockBuster
+) -> None:
+    blockbuster.deactivate()  # the harness reads its corpus and temp folders on the loop
+    folder = write(tmp_path / "c", [GOOD_ROW], [GOOD_QUESTION])
+    [baseline, deterministic] = await evaluate(load_corpus(folder), ["deterministic"])
+    assert deterministic["answer@5"]["hits"] == 1 and baseline["answer@5"]["hits"] == 1
+    unrelated = dict(GOOD_QUESTION, question="what is the wifi of the holiday flat?")
+    folder = write(tmp_path / "d", [GOOD_ROW], [unrelated])
+    [_, deterministic] = await evaluate(load_corpus(folder), ["deterministic"])
+    assert deterministic["answer@5"]["hits"] == 0 and deterministic["misses"] == ["q001"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "questions", "message"),
+    [
+        ([dict(GOOD_ROW, colour="red")], [GOOD_QUESTION],
+         "notifications.jsonl:1 (row n001): unknown key(s) ['colour']"),
+        ([dict(GOOD_ROW, label="important")], [GOOD_QUESTION], "label 'important'"),
+        ([dict(GOOD_ROW, label="secret")], [GOOD_QUESTION], "needs its secret strings"),
+        ([dict(GOOD_ROW, label="secret", secrets=["482913"])], [GOOD_QUESTION],
+         "does not occur in the row's text"),
+        ([GOOD_ROW], [dict(GOOD_QUESTION, answers=["n404"])],
+         "questions.jsonl:1 (question q001): answers names row 'n404', which does not exist"),
+        ([GOOD_ROW], [dict(GOOD_QUESTION, asked_at="2026-03-02T07:00:00Z")],
+         "posted after the question"),
+        ([GOOD_ROW], [dict(GOOD_QUESTION, tags=["urgent"])], "tags must be a list from"),
+        ([dict(GOOD_ROW, posted_at="yesterday")], [GOOD_QUESTION], "row n001"),
+    ],
+)
+def test_bad_corpus_input_names_the_row(
+    tmp_path: Path, rows: list[dict[str, object]], questions: list[dict[str, object]],
+    message: str,
+) -> None:
+    folder = write(tmp_path, rows, questions)
+    with pytest.raises(CorpusError) as caught:
+        load_corpus(folder)
+    assert message in str(caught.value)
+
+
+def test_the_command_exits_2_on_a_bad_corpus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = write(tmp_path, [dict(GOOD_ROW, colour="red")], [GOOD_QUESTION])
+    assert main(["--data", str(folder)]) == 2
+    assert "unknown key" in capsys.readouterr().err

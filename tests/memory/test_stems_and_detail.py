@@ -1,0 +1,190 @@
+"""Recall knows what the raw log knows: sources' words, English/German stems, accents, glossary.
+
+Migration 0004 indexes `search_document(text, detail)`: the memory's statement and its
+search-only detail (the words of the notifications it came from) as Snowball stems of
+both languages plus glossary words of the other language. Detail is cleared when the log
+would drop its sources; a Temporary memory does not expire before that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from core.clock import FakeClock
+from memory import IntentOp, Kind, MemoryIntent, MemoryStore, SourceKind, SourceRef, Tier
+from memory.database import _apply_migrations
+from memory.records import InvalidMemoryError
+from memory.schema import MIGRATIONS
+from memory.search_text import search_document
+from tests.memory.helpers import create
+
+
+def with_detail(
+    memory_id: str, text: str, detail: str, *, until: object = None, tier: Tier = Tier.TEMPORARY
+) -> MemoryIntent:
+    return MemoryIntent(
+        op=IntentOp.CREATE, memory_id=memory_id, tier=tier, kind=Kind.EVENT, text=text,
+        sources=(SourceRef(SourceKind.CONTEXT, "1"),), detail=detail,
+        detail_until=until,  # type: ignore[arg-type]
+    )
+
+
+async def ids(store: MemoryStore, query: str) -> list[str]:
+    return [hit.record.memory_id for hit in await store.recall(query, limit=10)]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("Priya is researching coral reefs", "research"),
+        ("Max painted a dinosaur at the kita", "paint"),
+        ("Zwei Termine beim Zahnarzt im April", "Termin"),
+        ("Die Tierärztin hat angerufen", "tierarztin"),
+        ("Ihr ICE fährt heute von Gleis 7", "which platform"),
+        ("Zahnarzttermin am Donnerstag", "dentist appointment"),
+        ("Der Kurs fällt aus, Nachholtermin am Samstag", "saturday"),
+        ("Dentist on Friday at 9", "Zahnarzt"),
+    ],
+)
+async def test_stems_accents_and_the_glossary_find_the_memory(
+    store: MemoryStore, text: str, query: str
+) -> None:
+    await store.apply([create("m", text), create("other", "Buy oat milk and bread")])
+    assert await ids(store, query) == ["m"]
+
+
+async def test_detail_words_are_searchable_but_never_shown(store: MemoryStore) -> None:
+    detail = ("WhatsApp\nAnna\nLong message. " + "filler words here. " * 40
+              + "The spare key is under the blue flowerpot.")
+    await store.apply([with_detail("m", "WhatsApp message from Anna", detail)])
+    hits = await store.recall("flowerpot", limit=5)
+    assert [h.record.memory_id for h in hits] == ["m"]
+    assert hits[0].record.text == "WhatsApp message from Anna"
+    assert "flowerpot" not in str(hits[0].record.to_dict())
+
+
+async def test_detail_until_keeps_a_temporary_memory_and_cleanup_clears_the_words(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    store = await MemoryStore.open(tmp_path / "m.db", clock=clock,
+                                   temporary_ttl=timedelta(days=7))
+    try:
+        until = clock.now() + timedelta(days=14)
+        await store.apply([with_detail("m", "Parcel from DHL", "Packstation 142 bis Mittwoch",
+                                       until=until)])
+        record = await store.get("m")
+        assert record is not None and record.expires_at == until  # not the 7-day default
+        clock.set_wall(clock.now() + timedelta(days=10))
+        assert await ids(store, "Packstation") == ["m"]  # past 7 days, still found
+        clock.set_wall(until + timedelta(seconds=1))
+        await store.cleanup_expired()
+        assert await ids(store, "Packstation") == []
+        assert await store.get("m") is None
+    finally:
+        await store.close()
+
+
+async def test_a_long_term_memory_loses_only_its_detail_when_the_log_drops_it(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = await MemoryStore.open(tmp_path / "m.db", clock=clock)
+    try:
+        until = clock.now() + timedelta(days=14)
+        await store.apply([with_detail("m", "Nina moved to Lychener Strasse",
+                                       "Hausnummer 14, dritter Stock", until=until,
+                                       tier=Tier.LONG_TERM)])
+        clock.set_wall(until + timedelta(seconds=1))
+        await store.cleanup_expired()
+        assert await ids(store, "Hausnummer") == []
+        assert await ids(store, "Lychener") == ["m"]
+    finally:
+        await store.close()
+
+
+async def test_an_update_replaces_the_indexed_detail(store: MemoryStore) -> None:
+    await store.apply([with_detail("m", "Party at Sanne's", "bij ons thuis, Javastraat")])
+    await store.apply([MemoryIntent(
+        op=IntentOp.UPDATE, memory_id="m", expected_revision=1, text="Party at Sanne's",
+        sources=(SourceRef(SourceKind.CONTEXT, "2"),), detail="Café De Ponteneur, Oost",
+    )])
+    assert await ids(store, "Ponteneur") == ["m"]
+    assert await ids(store, "Javastraat") == []
+    vocab = await store.read(index_vocab)
+    assert vocab == await store.read(expected_vocab)
+
+
+def test_detail_is_bounded() -> None:
+    with pytest.raises(InvalidMemoryError, match="detail"):
+        with_detail("m", "x y z", "a" * 9000)
+
+
+def index_vocab(conn: sqlite3.Connection) -> Counter[str]:
+    rows = conn.execute("SELECT term, doc FROM memories_vocab")
+    return Counter({str(t): int(d) for t, d in rows})
+
+
+def expected_vocab(conn: sqlite3.Connection) -> Counter[str]:
+    docs: Counter[str] = Counter()
+    for text, detail in conn.execute("SELECT text, detail FROM memories WHERE status = 'active'"):
+        docs.update(set(search_document(str(text), str(detail)).split()))
+    return docs
+
+
+def database_at_0003(path: Path) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        from memory.search_text import register
+
+        register(conn)
+        _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0004"])
+        conn.execute(
+            "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
+            "sources, created_us, updated_us, status, auto) VALUES ('old', 1, 'long_term', "
+            "'fact', 'Priya is researching Termine', 'x', 'inference', '[]', 0, 0, 'active', 1)"
+        )
+    finally:
+        conn.close()
+
+
+async def test_migration_0004_rebuilds_an_existing_index(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    await asyncio.to_thread(database_at_0003, path)
+    store = await MemoryStore.open(path)
+    try:
+        assert await ids(store, "research") == ["old"]
+        assert await ids(store, "Termin") == ["old"]
+        assert await store.read(index_vocab) == await store.read(expected_vocab)
+    finally:
+        await store.close()
+
+
+async def test_a_newer_memory_about_the_same_thing_ranks_first(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    for window, first in ((0.2, "new"), (0.0, "old")):
+        store = await MemoryStore.open(tmp_path / f"{window}.db", clock=clock,
+                                       newer_within=window)
+        try:
+            await store.apply([create("old", "Vet appointment for Bruno on Wednesday 11 March "
+                                             "at 16:20 with Dr. Sommer")])
+            clock.set_wall(clock.now() + timedelta(hours=1))
+            await store.apply([create("new", "Vet appointment for Bruno moved to Friday "
+                                             "13 March at 9:00 with Dr. Sommer, new time")])
+            order = await ids(store, "when is Bruno's vet appointment")
+            assert order[0] == first and set(order) == {"old", "new"}
+            # a newer memory that misses a query term the older one holds does not jump
+            assert (await ids(store, "Wednesday vet"))[0] == "old"
+        finally:
+            await store.close()
+
+
+async def test_newer_within_is_checked(tmp_path: Path) -> None:
+    with pytest.raises(InvalidMemoryError, match="newer_within"):
+        await MemoryStore.open(tmp_path / "x.db", newer_within=1.5)

@@ -1,0 +1,128 @@
+"""Deterministic triage before any model: noise by reason, secrets redacted or dropped.
+
+Noise no question needs never becomes memory, in the languages a European phone shows;
+ordinary short facts still pass. A secret is redacted from a notification that says
+something else worth keeping and the whole notification is dropped when it only
+delivers a code.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from agent.notifications.filters import NoiseFilter
+from agent.notifications.redaction import REDACTED, secret_spans
+from ble.events import NotificationEvent
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def ev(
+    body: str, title: str = "Anna", category: str = "social", app: str = "x.app"
+) -> NotificationEvent:
+    return NotificationEvent.create(kind="added", key="k", app_id=app, title=title, body=body,
+                                    category=category, posted_at=T0)
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "category", "reason"),
+    [
+        ("Anna", "ok", "social", "acknowledgement"),
+        ("Tom", "👍👍", "social", "acknowledgement"),
+        ("Familie", "Papa: Danke dir!", "social", "acknowledgement"),
+        ("Instagram", "lena_k hat auf deine Story reagiert ❤️", "social", "reaction"),
+        ("Anna", 'Reacted 😂 to "see you at 7"', "social", "reaction"),
+        ("Strava", "Jonas hat dir Kudos gegeben", "social", "reaction"),
+        ("Instagram", "Du hast 3 neue Follower", "social", "social_count"),
+        ("LinkedIn", "You appeared in 12 searches this week", "social", "social_count"),
+        ("Facebook", "Heute hat Markus Lenz Geburtstag. Schreib ihm etwas Nettes!", "social",
+         "social_system"),
+        ("Instagram", "sara.demir hat dich in einem Beitrag markiert.", "social", "social_system"),
+        ("Zalando", "Nur heute: 30 % auf Frühlingsjacken", "promotion", "marketing"),
+        ("Fnac", "Jusqu'à -40 % sur les casques", "other", "marketing"),
+        ("Bol", "Tot 50% korting op speelgoed", "other", "marketing"),
+        ("Garmin", "Schlafwert: 68. Du hast 6 Std. 41 Min. geschlafen.", "health", "digest"),
+        ("App Store", "Updates verfügbar: WhatsApp und 5 weitere Apps.", "other", "digest"),
+        ("tagesschau", "Bundestag beschließt Haushalt", "news", "news"),
+        ("SHARE NOW", "Fahrt beendet: 31 Min. · 12,40 €.", "travel", "status_ping"),
+        ("N26", "Du hast 4,80 € bei Bäckerei Siebert bezahlt.", "finance", "small_payment"),
+        ("Deniz", "haha yes 😂 classic Markus", "social", "chit_chat"),
+        ("Lucía", "📷 Foto", "social", "media_only"),
+    ],
+)
+def test_noise_is_dropped_by_reason(title: str, body: str, category: str, reason: str) -> None:
+    assert NoiseFilter().triage(ev(body, title, category)).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "category"),
+    [
+        ("Tom", "Max hat Fieber", "social"),
+        ("Anna", "Zug fällt aus, ich komme später", "social"),
+        ("N26", "Du hast 94,60 € bei Tierarztpraxis am Mauerpark bezahlt.", "finance"),
+        ("DHL", "Erinnerung: Ihre Sendung liegt nur noch heute in der Packstation 142", "other"),
+        ("Ben", "I'll send you the newsletter draft tonight", "social"),
+        ("Mia", "ok, see you at the station at 18:40", "social"),
+        ("Anna", "meet at the museum?", "social"),
+        ("Tom", "viel Glück beim Tierarzt! sag Bescheid was Dr. Sommer sagt", "social"),
+    ],
+)
+def test_ordinary_facts_pass(title: str, body: str, category: str) -> None:
+    assert NoiseFilter().triage(ev(body, title, category)).reason is None
+
+
+@pytest.mark.parametrize(
+    ("body", "secret"),
+    [
+        ("Ihr Zimmer 512 ist bereit, Türcode: 8862. Frühstück von 6:30 bis 10:30 Uhr.", "8862"),
+        ("Packstation 142, Abholcode: 553201. Bitte bis Mi., 11.03. abholen.", "553201"),
+        ("The keys are in a key box left of the green door, the code is 4 7 1 9. Enjoy!",
+         "4 7 1 9"),
+        ("Il codice del lucchetto è 3-8-1-1, la bici è quella verde davanti all'ufficio",
+         "3-8-1-1"),
+        ("Je fiets staat klaar bij het station. Je slotcode is 6 0 1 2. Terugbrengen zondag.",
+         "6 0 1 2"),
+        ("Le digicode de l'immeuble est 47B19, c'est au 4e étage, porte de droite.", "47B19"),
+        ("Router getauscht, das WLAN heißt Dunckerbude, Passwort: Sonnenblume2024! – für "
+         "deinen Laptop", "Sonnenblume2024!"),
+        ("hier die Kreditkarte für die Tickets: 4921 5583 0712 6640, Konzert am Freitag",
+         "4921 5583 0712 6640"),
+    ],
+)
+def test_a_secret_beside_a_fact_is_redacted_and_the_rest_kept(body: str, secret: str) -> None:
+    triage = NoiseFilter().triage(ev(body, "Hotel", "other"))
+    assert triage.reason is None and triage.redacted is not None
+    assert secret not in triage.event.body and REDACTED in triage.event.body
+    kept = body.replace(secret, "")
+    assert all(word in triage.event.body for word in kept.split()[:3])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Dein N26 Anmeldecode lautet 66 21 08. Gib ihn niemals weiter.",
+        "PayPal: Dein Sicherheitscode lautet 318-774. Teile diesen Code mit niemandem.",
+        "Ihr Eurowings-Bestätigungscode lautet 5580-21. Der Code ist 15 Minuten gültig.",
+        "Il tuo codice di verifica è 481 220. Non condividerlo.",
+        "Votre code de vérification est 993 104.",
+        "Uw verificatiecode is 55 12 90",
+        "Twój kod weryfikacyjny to 440 119",
+        "Ваш код подтверждения: 731 992",
+        "您的验证码是 556 091",
+        "認証コード: 118 224",
+    ],
+)
+def test_a_code_only_message_is_dropped_whole(body: str) -> None:
+    assert NoiseFilter().triage(ev(body, "Bank", "finance")).reason is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Meeting at 10:30 in room 4.11", "Order 12345 shipped", "ICE 1234 from platform 7",
+     "Der Code ist 15 Minuten gültig", "Barcode 4006381333931 on the box",
+     "Postcode 10435 Berlin", "Zimmer 512, Frühstück ab 6:30"],
+)
+def test_numbers_that_are_not_secrets_are_left_alone(text: str) -> None:
+    assert secret_spans(text) == []

@@ -67,6 +67,8 @@ QUESTION_KEYS = frozenset({"id", "asked_at", "question", "answers", "superseded"
 TAGS = frozenset({"changed", "old", "long", "german_source", "secret_adjacent"})
 EVENT_KEYS = ("kind", "key", "app_id", "title", "subtitle", "body", "category", "posted_at")
 OLD_DAYS = 7
+ZONE = "Europe/Berlin"
+THREADS = 2
 TOKEN = re.compile(r"[^\W_]+")
 SEPARATORS = re.compile(r"[\s\-./]+")
 
@@ -249,13 +251,15 @@ class Watched:
 
 def provider_config(spec: str) -> tuple[str, Config]:
     """`deterministic` or `llama=PATH`: a label and the runtime configuration."""
+    zone = {"sweep": {"zone": ZONE}}  # the corpus's person lives in Berlin
     if spec == "deterministic":
-        return "deterministic", Config()
+        return "deterministic", parse_config(zone)
     kind, _, path = spec.partition("=")
     if kind != "llama" or not path:
         raise SystemExit(f"--provider {spec!r}: use 'deterministic' or 'llama=PATH.gguf'")
-    config = parse_config({"provider": {"kind": "llama", "llama": {"model_path": path}}})
-    return f"llama {Path(path).name}", config
+    config = parse_config({**zone, "provider": {
+        "kind": "llama", "llama": {"model_path": path, "n_threads": THREADS}}})
+    return f"llama {Path(path).stem}", config
 
 
 # -- one run ----------------------------------------------------------------------------

@@ -103,9 +103,9 @@ class LinkConfig:
 @dataclass(frozen=True, slots=True)
 class LlamaConfig:
     model_path: str = _opt("", doc="GGUF file; 'small' = the bundled gemma3-270m test model")
-    n_ctx: int = _opt(2048, low=256, high=131_072)
+    n_ctx: int = _opt(4096, low=256, high=131_072)
     n_threads: int = _opt(0, low=0, high=256, doc="0 = llama.cpp's choice")
-    max_prompt_tokens: int = _opt(1536, low=64, high=131_072, doc="fewer than n_ctx")
+    max_prompt_tokens: int = _opt(3072, low=64, high=131_072, doc="fewer than n_ctx")
     preload: bool = _opt(False, doc="load the model when the daemon starts, not at first use")
 
 
@@ -122,7 +122,8 @@ class OpenAIConfig:
 class ProviderConfig:
     kind: str = _opt("deterministic", choices=PROVIDER_KINDS)
     fallback: str = _opt("none", choices=FALLBACKS, doc="explicit fallback; never implicit")
-    max_output_tokens: int = _opt(512, low=1, high=32_768)
+    max_output_tokens: int = _opt(1024, low=1, high=32_768,
+                                  doc="per call; a model call carries 5 notifications")
     deadline_s: float = _opt(120.0, low=0.1, high=3600.0, doc="per model call")
     daily_calls: int = _opt(500, low=1, high=10_000_000, doc="persistent daily call budget")
     daily_tokens: int = _opt(1_000_000, low=1, high=10_000_000_000, doc="daily token budget")

@@ -27,6 +27,7 @@ from datetime import timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from agent.episodes.processor import EpisodeProcessor
 from agent.episodes.recorder import EpisodeRecorder, RecordResult
@@ -35,6 +36,7 @@ from agent.model.provider import ModelProvider
 from agent.notifications.context import NotificationContext
 from agent.notifications.context_state import StoreMemoryCursor
 from agent.notifications.context_types import ConsumeResult
+from agent.notifications.contract import items_per_call
 from agent.notifications.processor import NotificationProcessor
 from agent.processor import Processor
 from agent.report import RoundReport
@@ -265,6 +267,9 @@ class Runtime:
             self.context, self.store, self.engine, clock=self.clock,
             batch_size=cfg.intake.batch_size, consume_limit=cfg.intake.consume_limit,
             retry_budget=cfg.worker.retry_budget, related_limit=cfg.worker.related_limit,
+            zone=ZoneInfo(cfg.sweep.zone),
+            items_per_call=None if cfg.provider.kind == "deterministic"
+            else items_per_call(cfg.provider.max_output_tokens),
         )
         sw = cfg.sweep
         self.sweep = DailySweepProcessor(

@@ -176,8 +176,11 @@ def _create(
     _check_rejection(conn, intent.memory_id, norm)
     now_us = to_us(now)
     expires = _expiry(intent.tier, intent.auto, now, *ttls)
-    if intent.tier is Tier.TEMPORARY and expires is not None and intent.detail_until is not None:
-        expires = max(expires, intent.detail_until)
+    if intent.tier is Tier.TEMPORARY and expires is not None:
+        if intent.event_end is not None:
+            expires = intent.event_end
+        if intent.detail_until is not None:
+            expires = max(expires, intent.detail_until)
     conn.execute(
         "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, sources, "
         "created_us, updated_us, expires_us, reinforced, status, subject, superseded_by, auto, "
@@ -235,6 +238,9 @@ def _apply_one(
                 record.expires_at is not None and until > record.expires_at
             ):
                 base["expires_us"] = to_us(until)
+        if intent.event_end is not None and record.tier is Tier.TEMPORARY:
+            floor = intent.detail_until or record.created_at
+            base["expires_us"] = to_us(max(intent.event_end, floor))
     elif op is IntentOp.REINFORCE:
         base.update(
             reinforced=record.reinforced + 1,

@@ -281,6 +281,9 @@ class MemoryIntent:
     detail: str | None = None
     """create/update: search-only words (the sources' own text) indexed beside `text`;
     never shown or exported. None on update keeps the record's detail."""
+    event_end: datetime | None = None
+    """create/update of a Temporary record: it expires when this event is over (but not
+    before `detail_until`) instead of after the Temporary TTL."""
     detail_until: datetime | None = None
     """When `detail` is cleared (its sources leave the log). A Temporary record created or
     updated with it does not expire before it, so recall keeps what the log holds."""
@@ -322,6 +325,10 @@ class MemoryIntent:
                 raise InvalidMemoryError(
                     "detail", f"is longer than {DETAIL_LIMIT_BYTES} bytes (UTF-8)"
                 )
+        if self.event_end is not None and (
+            not isinstance(self.event_end, datetime) or self.event_end.tzinfo is None
+        ):
+            raise InvalidMemoryError("event_end", "must be a timezone-aware datetime")
         if self.detail_until is not None and (
             not isinstance(self.detail_until, datetime) or self.detail_until.tzinfo is None
         ):

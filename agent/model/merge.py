@@ -128,6 +128,45 @@ class MemoryMergeEngine:
         parts.append("Answer now with the JSON object only.")
         return (Message("system", system_text), Message("user", "\n".join(parts)))
 
+    async def extract_messages(
+        self,
+        *,
+        scenario: str,
+        messages: tuple[Message, ...],
+        schema: dict[str, Any],
+        payload: dict[str, Any],
+        max_output_tokens: int | None = None,
+    ) -> RawProposal:
+        """One provider call with messages the processor built itself (its own contract);
+        `max_output_tokens` defaults to the engine's. Raises `ModelError` on failure."""
+        request = ModelRequest(
+            scenario=scenario,
+            messages=messages,
+            schema=schema,
+            payload=payload,
+            max_output_tokens=max_output_tokens or self.max_output_tokens,
+            deadline_s=self.deadline_s,
+        )
+        return await self._call(request)
+
+    async def _call(self, request: ModelRequest) -> RawProposal:
+        self.calls += 1
+        try:
+            async with asyncio.timeout(self.deadline_s):
+                response = await self.provider.complete(request)
+        except TimeoutError:
+            raise ModelTimeoutError(
+                f"the {request.scenario} model call ran past its {self.deadline_s:g} s deadline"
+            ) from None
+        data, error = parse_json_object(response.text)
+        return RawProposal(
+            data=data,
+            text=response.text,
+            error=error,
+            prompt_tokens=response.prompt_tokens,
+            completion_tokens=response.completion_tokens,
+        )
+
     async def extract(
         self,
         *,
@@ -151,19 +190,4 @@ class MemoryMergeEngine:
             max_output_tokens=self.max_output_tokens,
             deadline_s=self.deadline_s,
         )
-        self.calls += 1
-        try:
-            async with asyncio.timeout(self.deadline_s):
-                response = await self.provider.complete(request)
-        except TimeoutError:
-            raise ModelTimeoutError(
-                f"the {scenario} model call ran past its {self.deadline_s:g} s deadline"
-            ) from None
-        data, error = parse_json_object(response.text)
-        return RawProposal(
-            data=data,
-            text=response.text,
-            error=error,
-            prompt_tokens=response.prompt_tokens,
-            completion_tokens=response.completion_tokens,
-        )
+        return await self._call(request)

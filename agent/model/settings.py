@@ -53,10 +53,10 @@ class ProviderSettings:
     model: str | None = None
     api_key_env: str | None = None
     response_format: str = "json_schema"
-    n_ctx: int = 2048
+    n_ctx: int = 4096
     n_threads: int | None = None
-    max_prompt_tokens: int = 1536
-    max_output_tokens: int = 512
+    max_prompt_tokens: int = 3072
+    max_output_tokens: int = 1024
     deadline_s: float = 120.0
     daily_calls: int = 500
     daily_tokens: int = 1_000_000

@@ -25,18 +25,26 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
-from agent.model.merge import MemoryMergeEngine
-from agent.model.provider import BudgetExhaustedError, ModelUnavailableError
+from agent.model.merge import MemoryMergeEngine, bound_rejections
+from agent.model.provider import BudgetExhaustedError, Message, ModelUnavailableError
 from agent.notifications.context import NotificationContext
 from agent.notifications.context_types import BatchNotContiguousError, NotificationRecord
-from agent.notifications.fallback import app_label
-from agent.notifications.filters import NoiseFilter
+from agent.notifications.contract import (
+    EXAMPLE_ANSWER,
+    EXAMPLE_USER,
+    BatchItem,
+    batch_schema,
+    output_budget,
+    read_answer,
+    render_items,
+)
+from agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
+from agent.notifications.fallback import app_label, notification_fallback
+from agent.notifications.filters import NoiseFilter, contains_secret
 from agent.notifications.proposals import (
-    PROPOSAL_SCHEMA,
-    SYSTEM_PROMPT,
     ItemContext,
     Proposal,
     validate_proposals,
@@ -47,11 +55,14 @@ from core.clock import Clock
 from core.errors import CompanionMemoryError
 from memory.records import (
     AUTHORITY_RANK,
+    Authority,
     IntentOp,
+    Kind,
     MemoryIntent,
     MemoryRecord,
     SourceKind,
     SourceRef,
+    Tier,
 )
 from memory.store import MemoryStore
 
@@ -129,6 +140,8 @@ class NotificationProcessor:
         noise_filter: NoiseFilter | None = None,
         logger: logging.Logger | None = None,
         source_retention: timedelta = SOURCE_RETENTION,
+        zone: tzinfo = UTC,
+        items_per_call: int | None = None,
     ) -> None:
         for label, value, low in (
             ("batch_size", batch_size, 1), ("consume_limit", consume_limit, 1),
@@ -148,6 +161,11 @@ class NotificationProcessor:
         if not isinstance(source_retention, timedelta) or source_retention <= timedelta(0):
             raise ValueError("source_retention must be a positive timedelta")
         self._source_retention = source_retention
+        self._zone = zone
+        if items_per_call is not None and (not isinstance(items_per_call, int)
+                                           or items_per_call < 1):
+            raise ValueError("items_per_call must be None or an integer >= 1")
+        self._items_per_call = items_per_call
         self._log = logger or logging.getLogger("companion_memory.notifications")
         self._attempts_dirty = True  # unknown until checked once
 
@@ -220,7 +238,8 @@ class NotificationProcessor:
     async def _extract(
         self, kept: list[_Item], report: ProcessorReport
     ) -> list[MemoryIntent] | None:
-        """Related recall, ONE model call, validation, intents (None: the answer is invalid)."""
+        """Related recall, one model call per `items_per_call` items (one for the batch by
+        default), validation, intents (None: an answer is invalid)."""
         related: dict[int, dict[str, MemoryRecord]] = {}
         # one store-thread job for the whole batch: related memories (rarest terms of each
         # query), the owner's recent rejections and the memory each notification already
@@ -241,33 +260,97 @@ class NotificationProcessor:
             related[item.context_id] = chosen
         items_json = [_item_json(item) for item in kept]
         related_json = _related_json(related)
-        raw = await self._engine.extract(
-            scenario=SCENARIO,
-            system=SYSTEM_PROMPT,
-            items=items_json,
-            related=related_json,
-            rejections=rejections,
-            schema=PROPOSAL_SCHEMA,
-            payload={"items": items_json, "related": related_json},
-        )
-        report.model_calls += 1
-        report.prompt_tokens += raw.prompt_tokens
-        report.completion_tokens += raw.completion_tokens
-        if raw.data is None:
-            report.rejected[raw.error or "invalid_json"] += 1
-            return None
+        batch = [_batch_item(item, related[item.context_id]) for item in kept]
         contexts = {
             item.context_id: ItemContext(item.context_id, item.source_ids,
                                          related[item.context_id])
             for item in kept
         }
-        validation = validate_proposals(raw.data, contexts)
-        report.proposals.update(validation.proposals)
-        report.rejected.update(validation.rejected)
-        if not validation.ok:
-            return None
+        step = self._items_per_call or len(batch)
+        accepted: dict[int, Proposal] = {}
+        for start in range(0, len(batch), step):
+            chunk = batch[start:start + step]
+            cids = {item.context_id for item in chunk}
+            payload = {
+                "items": [i for i in items_json if i["c"] in cids],
+                "related": [r for r in related_json if cids.intersection(r["for"])],
+            }
+            raw = await self._engine.extract_messages(
+                scenario=SCENARIO,
+                messages=_contract_messages(chunk, rejections, self._zone),
+                schema=batch_schema(chunk),
+                payload=payload,
+                max_output_tokens=output_budget(chunk),
+            )
+            report.model_calls += 1
+            report.prompt_tokens += raw.prompt_tokens
+            report.completion_tokens += raw.completion_tokens
+            if raw.data is None:
+                report.rejected[raw.error or "invalid_json"] += 1
+                return None
+            if "p" in raw.data:  # the general proposal format (deterministic fallback, scripts)
+                validation = validate_proposals(
+                    raw.data, {cid: contexts[cid] for cid in cids}
+                )
+                report.proposals.update(validation.proposals)
+                report.rejected.update(validation.rejected)
+                if not validation.ok:
+                    return None
+                accepted.update(validation.accepted)
+            else:
+                accepted.update(self._read_contract(raw.data, chunk, contexts, payload, report))
         by_cid = {item.context_id: item.record for item in kept}
-        return await self._intents(validation.accepted, contexts, report, by_cid, own)
+        return await self._intents(accepted, contexts, report, by_cid, own)
+
+    def _read_contract(
+        self,
+        data: dict[str, Any],
+        batch: list[BatchItem],
+        contexts: dict[int, ItemContext],
+        payload: dict[str, Any],
+        report: ProcessorReport,
+    ) -> dict[int, Proposal]:
+        """The per-batch contract's answer as proposals. An entry that is missing, unusable
+        or holds a secret is handled on its own: that item gets the deterministic
+        statement (counted as `fallback_statement`), the others keep the model's."""
+        accepted: dict[int, Proposal] = {}
+        answers = read_answer(data, batch)
+        for item, answer in zip(batch, answers, strict=True):
+            cid = item.context_id
+            problem = None
+            if answer is None:
+                problem = "unusable_entry"
+            elif answer.text is not None and contains_secret(answer.text):
+                problem = "contains_secret"
+            elif answer.target is not None and answer.action in ("update", "remove") and \
+                    AUTHORITY_RANK[Authority.INFERENCE] < AUTHORITY_RANK[answer.target.authority]:
+                problem = "authority_too_low"
+            if problem is not None or answer is None:
+                report.rejected[problem or "unusable_entry"] += 1
+                single = {"items": [i for i in payload["items"] if i["c"] == cid],
+                          "related": [r for r in payload["related"] if cid in r["for"]]}
+                fallback = validate_proposals(notification_fallback(single),
+                                              {cid: contexts[cid]})
+                if cid in fallback.accepted:
+                    accepted[cid] = fallback.accepted[cid]
+                    report.extra["fallback_statement"] = \
+                        report.extra.get("fallback_statement", 0) + 1
+                continue
+            report.proposals[answer.action] += 1
+            kind = _CONTRACT_KINDS[answer.kind]
+            lasting = answer.action == "add" and kind in (Kind.FACT, Kind.PREFERENCE)
+            end = None
+            if answer.when is not None and kind is Kind.EVENT:
+                end = datetime.combine(answer.when + timedelta(days=1), time.min, self._zone)
+            target = answer.target
+            accepted[cid] = Proposal(
+                context_id=cid, action=answer.action,
+                memory_id=target.memory_id if target is not None else None,
+                revision=target.revision if target is not None else None,
+                text=answer.text, kind=target.kind if target is not None else kind,
+                tier=Tier.LONG_TERM if lasting else Tier.TEMPORARY, event_end=end,
+            )
+        return accepted
 
     async def _intents(
         self,
@@ -310,6 +393,7 @@ class NotificationProcessor:
                     authority=max(proposal.authority, mine.authority,
                                   key=lambda a: AUTHORITY_RANK[a]),
                     sources=sources, detail=detail, detail_until=until,
+                    event_end=proposal.event_end,
                 ))
                 continue
             if proposal.action == "add":
@@ -317,7 +401,7 @@ class NotificationProcessor:
                     op=IntentOp.CREATE, memory_id=derive_memory_id(contexts[cid].source_ids),
                     tier=proposal.tier, kind=proposal.kind, text=proposal.text,
                     authority=proposal.authority, sources=sources, subject=subject,
-                    detail=detail, detail_until=until,
+                    detail=detail, detail_until=until, event_end=proposal.event_end,
                 ))
                 continue
             assert proposal.memory_id is not None
@@ -331,6 +415,7 @@ class NotificationProcessor:
                 text=proposal.text if op is IntentOp.UPDATE else None,
                 detail=detail if op is IntentOp.UPDATE else None,
                 detail_until=until if op is IntentOp.UPDATE else None,
+                event_end=proposal.event_end if op is IntentOp.UPDATE else None,
                 authority=proposal.authority,
                 sources=sources if op in (IntentOp.UPDATE, IntentOp.REINFORCE) else (),
                 reason="superseded_by_notification" if op is IntentOp.REMOVE else None,
@@ -403,6 +488,36 @@ class NotificationProcessor:
 
         await self._store.transaction(job)
         self._attempts_dirty = False
+
+
+_CONTRACT_KINDS = {"event": Kind.EVENT, "task": Kind.EVENT, "fact": Kind.FACT,
+                   "preference": Kind.PREFERENCE}
+
+
+def _batch_item(item: _Item, related: dict[str, MemoryRecord]) -> BatchItem:
+    """The item as the contract shows it (render_items shows the same anchor's source)."""
+    event = item.record.event
+    return BatchItem(item.context_id, event.posted_at, app_label(event.app_id), event.title,
+                     event.subtitle, event.body, tuple(related.values()))
+
+
+def _contract_messages(
+    batch: list[BatchItem], rejections: list[str], zone: tzinfo
+) -> tuple[Message, ...]:
+    """System rules, one worked example (a fixed prefix: the KV cache reuses it), then
+    the owner's rejections (as redacted gists) and this batch's items."""
+    parts: list[str] = []
+    bounded = bound_rejections(rejections)
+    if bounded:
+        parts.append("The owner rejected these; never write them again:")
+        parts.extend(f'- "{text}"' for text in bounded)
+    parts.append(render_items(batch, zone))
+    return (
+        Message("system", CONTRACT_SYSTEM_PROMPT),
+        Message("user", EXAMPLE_USER),
+        Message("assistant", EXAMPLE_ANSWER),
+        Message("user", "\n".join(parts)),
+    )
 
 
 def notification_subject(record: NotificationRecord) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from agent.notifications.filters import contains_secret
@@ -99,6 +100,8 @@ class Proposal:
     kind: Kind = Kind.EVENT
     authority: Authority = Authority.INFERENCE
     tier: Tier = Tier.TEMPORARY
+    event_end: datetime | None = None
+    """When the event the memory is about is over (a Temporary memory expires then)."""
 
 
 @dataclass(slots=True)

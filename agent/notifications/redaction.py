@@ -26,7 +26,7 @@ REDACTED = "[redacted]"
 _KEYWORD = re.compile(
     r"""
     (?<![^\W\d_])                       # start of a word (letters before would be a compound)
-    (?:(?P<prefix>[^\W\d_]{0,24}?)(?:code|kode|codice|c[oó]digo|kod|cod)(?![^\W\d_])
+    (?:(?P<prefix>[^\W\d_]{0,24}?)(?:code|kode|codice|c[oó]digo|k[oó]d|cod|koodi|kód)(?![^\W\d_])
       | pin(?:code|nummer|-code)?(?![^\W\d_]) | (?:push|m|sms|chip)?tan(?![^\W\d_])
       | otp | cvc2? | cvv2? | cvn | prüfnummer | prüfziffer | kartenprüfnummer | geheimzahl
       | zahlenkombination | kombination | combination | combinaison | combinazione
@@ -53,11 +53,12 @@ _NOT_SECRET_PREFIX = frozenset(
 _PASSWORD_WORD = re.compile(
     r"(?<![^\W\d_])(?:[^\W\d_]{0,16}?(?:passwort|password|kennwort|wachtwoord|lösenord|passord"
     r"|adgangskode|contraseña|contrasena|parola\s+d'ordine|mot\s+de\s+passe|mdp|pwd?|passphrase"
+    r"|heslo|hasło|haslo|senha|salasana|jelszó|parolă|lozinka|geslo|şifre|sifre|пароль"
     r"|wlan-schlüssel|wifi\s+key|wi-fi\s+key))(?![^\W\d_])",
     re.IGNORECASE,
 )
 _COPULA = re.compile(
-    r"\s*(?:[:=]|\b(?:is|ist|lautet|lauten|est|è|es|é|är|er|jest|is\s+now|ist\s+jetzt|heißt"
+    r"\s*(?:[:=]|\b(?:is|ist|lautet|lauten|est|è|es|é|är|er|jest|je|on|is\s+now|ist\s+jetzt|heißt"
     r"|wird|now)\b)\s*[:=]?\s*",
     re.IGNORECASE,
 )
@@ -72,6 +73,26 @@ _VALUE_FIRST = re.compile(
     r"(?:code|otp|pin|passcode|password|passwort|tan)\b",
     re.IGNORECASE,
 )
+_NOT_A_PASSWORD = re.compile(
+    r"\s+(?:reset|changed?|updated?|expires?|expired|manager|policy|hint|zurückgesetzt"
+    r"|geändert|vergessen|forgot|requirements?|requested)\b|\s*(?:geändert|changed)\?",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"[^\s\"'„“”«»,;?()<>\[\]]{6,64}")
+_INNER_SYMBOL = re.compile(r"[_#$%&*+=@^~!](?=\S)")
+
+
+def _password_like(token: str) -> bool:
+    """Letters with a digit or an inner symbol ("Ottakring_Bianchi77", "Tr0ub4dor&3"); not a
+    web address, a time, a date or a plain word."""
+    core = token.rstrip(".!:")
+    if len(core) < 6 or "://" in core or core.lower().startswith("www."):
+        return False
+    if not any(ch.isalpha() for ch in core):
+        return False
+    return any(ch.isdigit() for ch in core) or _INNER_SYMBOL.search(core) is not None
+
+
 _PASSWORD_VALUE = re.compile(r"(?P<value>[^\s\"'„“”«»]{4,64})")
 _CARD = re.compile(r"(?<![\d-])\d{4}(?:[ .-]?\d{4}){2}[ .-]?\d{1,7}(?![\d-])")
 _CARD_WORD = re.compile(
@@ -115,8 +136,7 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
             spans.append((value.start("value"), value.end("value"), "secret_code"))
     for match in _PASSWORD_WORD.finditer(text):
         rest = text[match.end():match.end() + 64]
-        if re.match(r"\s+(?:reset|changed?|updated?|expires?|expired|manager|policy|hint"
-                    r"|zurückgesetzt|geändert|vergessen|forgot|requirements?)\b", rest, re.I):
+        if _NOT_A_PASSWORD.match(rest):
             continue
         gap = re.match(r"(?:[^\n.!?:=]{0,40}?)(?=[:=]|\b(?:is|ist|lautet|est|è|es|är|er|jest"
                        r"|heißt)\b)", rest, re.IGNORECASE)
@@ -131,6 +151,17 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
                 end -= 1
             if end - value.start("value") >= 4:
                 spans.append((value.start("value"), end, "secret_password"))
+    for match in _PASSWORD_WORD.finditer(text):
+        # a password-like token later in the same message ("the new one is X", "quella
+        # nuova è X"): letters and digits mixed, or letters with symbols, 6+ characters
+        rest = text[match.end():match.end() + 64]
+        if _NOT_A_PASSWORD.match(rest):
+            continue
+        for token in _TOKEN.finditer(text, match.end(), match.end() + 160):
+            value = token.group(0)
+            if not value.startswith(REDACTED) and _password_like(value):
+                spans.append((token.start(), token.start() + len(value.rstrip(".!:")),
+                              "secret_password"))
     for match in _VALUE_FIRST.finditer(text):
         spans.append((match.start("value"), match.end("value"), "secret_code"))
     if _CARD_WORD.search(text):

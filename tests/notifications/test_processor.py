@@ -72,7 +72,7 @@ async def test_flow_filters_coalesces_and_commits_with_one_call(tmp_path: Path) 
         assert p.context.memory_cursor == 6
         # the model saw only the coalesced newest version, never the filtered ones
         prompt = all_prompt_text(p.provider)
-        assert "at 8" in prompt and "at 7" not in prompt
+        assert "Friday at 8" in prompt and "Friday at 7" not in prompt
         for secret in ("482913", "4111", "SPRING"):
             assert secret not in prompt
 

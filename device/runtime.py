@@ -209,6 +209,8 @@ class Runtime:
                     max_output_tokens=cfg.provider.max_output_tokens,
                     deadline_s=cfg.provider.deadline_s,
                 )
+                # reading the zone's tz data is file I/O: off the loop
+                self._zone = await asyncio.to_thread(ZoneInfo, self.config.sweep.zone)
                 self._wire_processors()
                 self.worker = MemoryWorker(
                     clock=self.clock, idle_delay=cfg.worker.idle_delay_s,
@@ -267,7 +269,7 @@ class Runtime:
             self.context, self.store, self.engine, clock=self.clock,
             batch_size=cfg.intake.batch_size, consume_limit=cfg.intake.consume_limit,
             retry_budget=cfg.worker.retry_budget, related_limit=cfg.worker.related_limit,
-            zone=ZoneInfo(cfg.sweep.zone),
+            zone=self._zone,
             items_per_call=None if cfg.provider.kind == "deterministic"
             else items_per_call(cfg.provider.max_output_tokens),
         )

@@ -20,8 +20,10 @@ date and weekday, which the prompt shows. Actions:
 - `skip`: nothing worth remembering.
 
 A `same`, `update` or `cancel` without a related memory (`r` = 0) is read as `new`
-(`skip` for cancel). Kinds `fact` and `preference` are lasting (Long-Term); `event`
-and `task` are Temporary and, with a date, expire after it.
+(`skip` for cancel); a `new` without a statement as `skip`, an `update` without one as
+`same`. So every answer the grammar admits has one meaning. Kinds `fact` and
+`preference` are lasting (Long-Term); `event` and `task` are Temporary and, with a date,
+expire after it.
 """
 
 from __future__ import annotations
@@ -208,8 +210,10 @@ def _read_entry(entry: dict[str, Any], item: BatchItem) -> ItemAnswer | None:
         action = "skip" if action == "cancel" else "new"
         if action == "skip":
             return ItemAnswer(item.context_id, "ignore", None, kind, when, None)
-    if action in ("new", "update") and len(text) < 3:
-        return None
+    if action in ("new", "update") and len(text) < 3:  # nothing written: skip / same
+        action = "skip" if action == "new" else "same"
+        if action == "skip":
+            return ItemAnswer(item.context_id, "ignore", None, kind, when, None)
     mapped = {"new": "add", "same": "reinforce", "update": "update", "cancel": "remove"}[action]
     return ItemAnswer(item.context_id, mapped, text if mapped in ("add", "update") else None,
                       kind, when, target)

@@ -158,9 +158,9 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
         if _NOT_A_PASSWORD.match(rest):
             continue
         for token in _TOKEN.finditer(text, match.end(), match.end() + 160):
-            value = token.group(0)
-            if not value.startswith(REDACTED) and _password_like(value):
-                spans.append((token.start(), token.start() + len(value.rstrip(".!:")),
+            word = token.group(0)
+            if not word.startswith(REDACTED) and _password_like(word):
+                spans.append((token.start(), token.start() + len(word.rstrip(".!:")),
                               "secret_password"))
     for match in _VALUE_FIRST.finditer(text):
         spans.append((match.start("value"), match.end("value"), "secret_code"))

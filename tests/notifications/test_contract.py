@@ -1,0 +1,125 @@
+"""The per-batch model contract: every answer the schema allows maps to a valid proposal.
+
+The schema is built from the batch (entries keyed by short index with a constant
+anchor, related memories by index, bounded statements), and `read_answer` maps any
+schema-valid answer onto the batch. The processor applies contract answers: facts go
+Long-Term, events expire after their date, updates land on the related memory, and an
+unusable entry gets the deterministic statement on its own.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from agent.model.provider import ModelRequest
+from agent.model.schema_tools import validate_json
+from agent.notifications.contract import (
+    STATEMENT_CHARS,
+    BatchItem,
+    anchor,
+    batch_schema,
+    output_budget,
+    read_answer,
+)
+from memory.records import Authority, Kind, MemoryRecord, SourceKind, SourceRef, Status, Tier
+from tests.notifications.harness import T0, event, pipeline
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def record(memory_id: str, text: str) -> MemoryRecord:
+    return MemoryRecord(memory_id, 3, Tier.TEMPORARY, Kind.EVENT, text, Authority.INFERENCE,
+                        (SourceRef(SourceKind.CONTEXT, "1"),), NOW, NOW, None)
+
+
+ITEMS = [
+    BatchItem(11, NOW, "WhatsApp", "Kita Pusteblume Eltern 🌼", "", "Ausflug am Mittwoch", ()),
+    BatchItem(12, NOW, "Termine", "Tierärztin Dr. Sommer", "", "Termin verschoben",
+              (record("m-1", "Vet on Wednesday"), record("m-2", "Bruno's vaccination"))),
+    BatchItem(13, NOW, "Signal", "", "", "🙂", ()),
+]
+
+
+def answer(**entries: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for index, item in enumerate(ITEMS, 1):
+        base = {"about": anchor(item), "a": "skip", "t": "", "k": "event", "w": "", "r": 0}
+        out[str(index)] = {**base, **entries.get(f"e{index}", {})}
+    return out
+
+
+def test_anchors_are_plain_ascii_and_the_schema_pins_them() -> None:
+    schema = batch_schema(ITEMS)
+    assert list(schema["properties"]) == ["1", "2", "3"]
+    assert [anchor(i) for i in ITEMS] == ["Kita Pusteblume Eltern", "Tierarztin Dr Sommer",
+                                         "Signal"]
+    assert validate_json(answer(), schema) is None
+    wrong = answer()
+    wrong["1"]["about"] = "Kita Pusteblume Eltern 🌼"
+    assert validate_json(wrong, schema) is not None
+    # related targets only from the item's own set; targeted actions only with one
+    assert schema["properties"]["1"]["properties"]["a"]["enum"] == ["skip", "new"]
+    assert schema["properties"]["2"]["properties"]["r"]["enum"] == [0, 1, 2]
+    too_long = answer(e1={"a": "new", "t": "x" * (STATEMENT_CHARS + 1)})
+    assert validate_json(too_long, schema) is not None
+    assert output_budget(ITEMS) >= 3 * (STATEMENT_CHARS + 24)
+
+
+def test_every_valid_answer_maps_to_a_proposal() -> None:
+    mapped = read_answer(answer(
+        e1={"a": "new", "t": "Kita outing on Wednesday 4 March", "w": "2026-03-04"},
+        e2={"a": "update", "t": "Vet moved to Friday", "r": 1},
+    ), ITEMS)
+    assert [m.action if m else None for m in mapped] == ["add", "update", "ignore"]
+    assert mapped[0] is not None and mapped[0].when is not None
+    assert mapped[1] is not None and mapped[1].target is not None
+    assert mapped[1].target.memory_id == "m-1"
+    # a targeted action without a target degrades to new / skip, never to an error
+    degraded = read_answer(answer(e2={"a": "update", "t": "Vet moved", "r": 0}), ITEMS)
+    assert degraded[1] is not None and degraded[1].action == "add"
+    cancelled = read_answer(answer(e2={"a": "cancel", "t": "", "r": 0}), ITEMS)
+    assert cancelled[1] is not None and cancelled[1].action == "ignore"
+    missing = read_answer({"1": answer()["1"]}, ITEMS)
+    assert missing[1] is None and missing[2] is None
+
+
+def contract_step(entries: dict[str, dict[str, Any]]) -> Any:
+    def step(request: ModelRequest) -> str:
+        keys = list(request.schema["properties"]) if request.schema else []
+        out = {}
+        for key in keys:
+            about = request.schema["properties"][key]["properties"]["about"]["const"]
+            base = {"about": about, "a": "skip", "t": "", "k": "event", "w": "", "r": 0}
+            out[key] = {**base, **entries.get(about, {})}
+        return orjson.dumps(out).decode()
+    return step
+
+
+async def test_the_processor_applies_contract_answers(tmp_path: Path) -> None:
+    entries = {
+        "Tom": {"a": "new", "t": "Max cannot have dairy", "k": "fact"},
+        "Anna": {"a": "new", "t": "Dinner with Anna on Friday 6 March at 19:00",
+                 "w": "2026-03-06"},
+        "Kessler": {"a": "new", "t": "Your code is 493817 for the login"},
+    }
+    async with pipeline(tmp_path, [contract_step(entries)]) as p:
+        p.publish(event("Max verträgt keine Milchprodukte", title="Tom"),
+                  event("Dinner Freitag um 7?", title="Anna", minutes=1),
+                  event("Your new laptop is ready in room 4.11 on Tuesday", title="Kessler",
+                        app="com.microsoft.Office.Outlook", category="email", minutes=2))
+        outcome = await p.processor.run_batch()
+        report = outcome.report
+        assert report.error is None and report.rejected["contains_secret"] == 1
+        assert report.extra["fallback_statement"] == 1
+        live = {r.text: r for r in await p.memories() if r.status is Status.ACTIVE}
+        assert live["Max cannot have dairy"].tier is Tier.LONG_TERM
+        dinner = live["Dinner with Anna on Friday 6 March at 19:00"]
+        assert dinner.tier is Tier.TEMPORARY and dinner.expires_at is not None
+        # not before the sources leave the log (14 days), which is later than the event
+        assert dinner.expires_at >= T0 + timedelta(days=14)
+        assert not any("493817" in text for text in live)
+        assert any(text.startswith("Outlook") for text in live)  # the deterministic statement

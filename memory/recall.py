@@ -21,7 +21,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from memory.errors import EmptyQueryError
 from memory.records import MemoryRecord, Tier
 from memory.rows import COLUMNS, record_from_row
-from memory.search_text import fold, joined_forms, search_document, word_forms
+from memory.search_text import fold, joined_forms, language, search_document, word_forms
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -61,8 +61,9 @@ def query_terms(text: str) -> list[str]:
     words = _WORD.findall(folded)
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
         words += [j for j in joined_forms(folded) if _WORD.fullmatch(j)]
+    langs = language(words)
     terms = [
-        form for w in words if fold(w) not in STOPWORDS for form in word_forms(w)
+        form for w in words if fold(w) not in STOPWORDS for form in word_forms(w, langs)
     ]
     return list(dict.fromkeys(terms))[:MAX_QUERY_TERMS]
 

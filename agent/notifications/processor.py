@@ -340,7 +340,9 @@ class NotificationProcessor:
             kind = _CONTRACT_KINDS[answer.kind]
             lasting = answer.action == "add" and kind in (Kind.FACT, Kind.PREFERENCE)
             end = None
-            if answer.when is not None and kind is Kind.EVENT:
+            posted = item.posted_at.astimezone(self._zone).date()
+            if answer.when is not None and kind is Kind.EVENT and answer.when >= posted:
+                # (a date before the notification is a misread one: the default TTL applies)
                 end = datetime.combine(answer.when + timedelta(days=1), time.min, self._zone)
             target = answer.target
             accepted[cid] = Proposal(
@@ -378,7 +380,8 @@ class NotificationProcessor:
             )
             record = records.get(cid)
             detail = source_words(record) if record is not None else None
-            until = record.event.posted_at + self._source_retention if record else None
+            # the log keeps a record by the day it was received, not the day it was posted
+            until = record.received_at + self._source_retention if record else None
             subject = notification_subject(record) if record is not None else None
             mine = own.get(cid)
             if proposal.action == "add" and mine is not None and mine.memory_id not in targeted:

@@ -105,12 +105,14 @@ async def test_the_processor_applies_contract_answers(tmp_path: Path) -> None:
         "Anna": {"a": "new", "t": "Dinner with Anna on Friday 6 March at 19:00",
                  "w": "2026-03-06"},
         "Kessler": {"a": "new", "t": "Your code is 493817 for the login"},
+        "Mia": {"a": "new", "t": "Kita party with Mia", "w": "2020-01-01"},  # misread date
     }
     async with pipeline(tmp_path, [contract_step(entries)]) as p:
         p.publish(event("Max verträgt keine Milchprodukte", title="Tom"),
                   event("Dinner Freitag um 7?", title="Anna", minutes=1),
                   event("Your new laptop is ready in room 4.11 on Tuesday", title="Kessler",
-                        app="com.microsoft.Office.Outlook", category="email", minutes=2))
+                        app="com.microsoft.Office.Outlook", category="email", minutes=2),
+                  event("Kitafest am Freitag um 15 Uhr", title="Mia", minutes=3))
         outcome = await p.processor.run_batch()
         report = outcome.report
         assert report.error is None and report.rejected["contains_secret"] == 1
@@ -122,4 +124,7 @@ async def test_the_processor_applies_contract_answers(tmp_path: Path) -> None:
         # not before the sources leave the log (14 days), which is later than the event
         assert dinner.expires_at >= T0 + timedelta(days=14)
         assert not any("493817" in text for text in live)
+        # a date before the notification is a misread one: not an expiry in the past
+        party = live["Kita party with Mia"]
+        assert party.expires_at is not None and party.expires_at > p.clock.now()
         assert any(text.startswith("Outlook") for text in live)  # the deterministic statement

@@ -286,15 +286,21 @@ def prefer_newer(
     if window <= 0 or len(hits) < 2:
         return hits
     wanted = set(terms)
-    ids = [record.memory_id for record, _ in hits]
-    marks = ", ".join("?" for _ in ids)
-    rows = conn.execute(
-        f"SELECT memory_id, text, detail FROM memories WHERE memory_id IN ({marks})", ids
-    ).fetchall()
-    held = {
-        str(mid): wanted & set(search_document(str(text), str(detail or "")).split())
-        for mid, text, detail in rows
-    }
+    held: dict[str, set[str]] = {}
+
+    def terms_of(memory_id: str) -> set[str]:
+        # read and stem the candidates' words only once a swap is possible at all
+        if not held:
+            ids = [record.memory_id for record, _ in hits]
+            marks = ", ".join("?" for _ in ids)
+            for mid, text, detail in conn.execute(
+                f"SELECT memory_id, text, detail FROM memories WHERE memory_id IN ({marks})", ids
+            ):
+                held[str(mid)] = wanted & set(
+                    search_document(str(text), str(detail or "")).split()
+                )
+        return held.get(memory_id, set())
+
     out = list(hits)
     for i in range(1, len(out)):
         j = i
@@ -304,7 +310,7 @@ def prefer_newer(
                 max(newer[0].created_at, newer[0].updated_at)
                 > max(older[0].created_at, older[0].updated_at)
                 and newer[1] >= (1 - window) * older[1]
-                and held.get(older[0].memory_id, set()) <= held.get(newer[0].memory_id, set())
+                and terms_of(older[0].memory_id) <= terms_of(newer[0].memory_id)
             ):
                 break
             out[j - 1], out[j] = newer, older

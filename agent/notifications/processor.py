@@ -325,7 +325,7 @@ class NotificationProcessor:
             elif answer.target is not None and answer.action in ("update", "remove") and \
                     AUTHORITY_RANK[Authority.INFERENCE] < AUTHORITY_RANK[answer.target.authority]:
                 problem = "authority_too_low"
-            if problem is not None or answer is None:
+            if problem is not None or answer is None:  # (answer is None: problem is set)
                 report.rejected[problem or "unusable_entry"] += 1
                 single = {"items": [i for i in payload["items"] if i["c"] == cid],
                           "related": [r for r in payload["related"] if cid in r["for"]]}
@@ -359,11 +359,9 @@ class NotificationProcessor:
         accepted: dict[int, Proposal],
         contexts: dict[int, ItemContext],
         report: ProcessorReport,
-        records: dict[int, NotificationRecord] | None = None,
-        own: dict[int, MemoryRecord] | None = None,
+        records: dict[int, NotificationRecord],
+        own: dict[int, MemoryRecord],
     ) -> list[MemoryIntent]:
-        records = records or {}
-        own = own or {}
         intents: list[MemoryIntent] = []
         targeted: set[str] = set()
         texts = [p.text for p in accepted.values() if p.action != "ignore" and p.text is not None]
@@ -378,11 +376,11 @@ class NotificationProcessor:
             sources = tuple(
                 SourceRef(SourceKind.CONTEXT, str(i)) for i in contexts[cid].source_ids
             )
-            record = records.get(cid)
-            detail = source_words(record) if record is not None else None
+            record = records[cid]
+            detail = source_words(record)
             # the log keeps a record by the day it was received, not the day it was posted
-            until = record.received_at + self._source_retention if record else None
-            subject = notification_subject(record) if record is not None else None
+            until = record.received_at + self._source_retention
+            subject = notification_subject(record)
             mine = own.get(cid)
             if proposal.action == "add" and mine is not None and mine.memory_id not in targeted:
                 # the notification already has a memory (an earlier event of its key):

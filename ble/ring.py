@@ -4,7 +4,10 @@
 event gets the next sequence number. When the ring is full the oldest entry is
 overwritten and counted as lost; a reader that asks for events it can no longer
 get is told how many it missed. A replay window drops events whose content
-fingerprint was seen among the last `replay_window` accepted events.
+fingerprint was seen among the last `replay_window` accepted events: a cheap
+first filter that keeps re-sent events out of the ring. It is bounded, so it is
+not what keeps the log free of duplicates; the notification context refuses
+every event the retained log already holds when it persists.
 """
 
 from __future__ import annotations

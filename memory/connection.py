@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from memory.database import BUSY_TIMEOUT_MS
+from memory.database import BUSY_TIMEOUT_MS, StoreDiskFullError, is_disk_full
 from memory.errors import StoreBusyError, StoreClosedError
 
 T = TypeVar("T")
@@ -97,6 +97,10 @@ class SqliteThread:
                     busy = StoreBusyError(BUSY_TIMEOUT_MS)
                     busy.__cause__ = exc
                     exc = busy
+                elif is_disk_full(exc):
+                    full = StoreDiskFullError("the memory database")
+                    full.__cause__ = exc
+                    exc = full
                 with contextlib.suppress(RuntimeError):  # the loop is gone; nobody waits
                     job.loop.call_soon_threadsafe(_resolve, job.future, False, exc)
             else:

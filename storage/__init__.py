@@ -2,7 +2,7 @@
 
 from storage.atomic import CorruptStateError, ensure_dir, read_json, write_atomic, write_json_atomic
 from storage.faultfs import FaultFileSystem, PowerLoss
-from storage.fs import FileSystem, RealFileSystem, StorageIOError
+from storage.fs import FileSystem, NotRegularFileError, RealFileSystem, StorageIOError
 from storage.jsonl_log import (
     CorruptLogError,
     CorruptRun,
@@ -12,6 +12,7 @@ from storage.jsonl_log import (
     RecoveryReport,
     ShardInfo,
     TornTail,
+    UnsafeEntry,
 )
 from storage.monitor import (
     Cleaner,
@@ -41,6 +42,7 @@ __all__ = [
     "LogNeedsRecoveryError",
     "LogOrderError",
     "MonitorReport",
+    "NotRegularFileError",
     "PowerLoss",
     "RealFileSystem",
     "RecoveryReport",
@@ -51,6 +53,7 @@ __all__ = [
     "StorageMonitor",
     "Thresholds",
     "TornTail",
+    "UnsafeEntry",
     "ensure_dir",
     "read_json",
     "write_atomic",

@@ -28,6 +28,10 @@ def write_atomic(fs: FileSystem, path: str, data: bytes) -> None:
     """Replace `path` with `data` so that a crash leaves the old or the new file whole."""
     directory = os.path.dirname(path) or "."
     tmp = path + ".tmp"
+    if fs.entry_kind(tmp) not in (None, "file"):
+        # The scratch name is ours; a link or special file there is removed (the link
+        # itself, never its target) rather than written through.
+        fs.unlink(tmp)
     fs.write_file(tmp, data)
     fs.fsync(tmp)
     fs.replace(tmp, path)
@@ -39,7 +43,9 @@ def write_json_atomic(fs: FileSystem, path: str, obj: Any) -> None:
 
 
 def read_json(fs: FileSystem, path: str) -> Any | None:
-    """The JSON object at `path`, or None when the file does not exist."""
+    """The JSON object at `path`, or None when the file does not exist.
+
+    A link or special file at `path` raises `NotRegularFileError` (never followed)."""
     if not fs.exists(path):
         return None
     raw = fs.read_bytes(path)

@@ -16,9 +16,10 @@ FaultInjectionTestEnv and Pebble's strict MemFS):
   subtree with it).
 
 Faults: `arm(step, kind)` makes the `step`-th operation (1-based, every method
-call but `exists`/`size` counts, `steps` tells how many ran) fail. kind "power": the operation's
-visible effect happens (an append or write may be partial), then it and every
-later call raise `PowerLoss`; take images with `crash_image()`/`crash_images()`.
+call but `exists`/`size`/`entry_kind` counts, `steps` tells how many ran) fail.
+kind "power": the operation's visible effect happens (an append or write may be
+partial), then it and every later call raise `PowerLoss`; take images with
+`crash_image()`/`crash_images()`.
 kind "eio"/"enospc": the operation raises `StorageIOError` once (an append lands
 partially; an fsync drops the unsynced bytes, as Linux may after writeback
 errors) and the file system keeps working.
@@ -35,7 +36,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 
-from storage.fs import StorageIOError
+from storage.fs import NotRegularFileError, StorageIOError
 
 FAULT_KINDS = ("power", "eio", "enospc")
 
@@ -55,6 +56,8 @@ class _Node:
     synced: bytes = b""
     entries: dict[str, int] = field(default_factory=dict)
     synced_entries: dict[str, int] = field(default_factory=dict)
+    link: str | None = None
+    """The target of a symbolic link (never followed), None for files and directories."""
 
 
 class FaultFileSystem:
@@ -149,8 +152,10 @@ class FaultFileSystem:
         if node_id is None:
             raise StorageIOError(op, path, OSError(errno.ENOENT, "no such file"))
         node = self._nodes[node_id]
+        if node.link is not None:
+            raise NotRegularFileError(op, path, "symlink")
         if node.is_dir and op not in ("fsync_dir",):
-            raise StorageIOError(op, path, OSError(errno.EISDIR, "is a directory"))
+            raise NotRegularFileError(op, path, "dir")
         return node
 
     def _new(self, is_dir: bool) -> int:
@@ -307,6 +312,33 @@ class FaultFileSystem:
                 raise PowerLoss(f"size {path} after power loss")
             return len(self._file(path, "stat").data)
 
+    def entry_kind(self, path: str) -> str | None:
+        with self._lock:
+            if self._dead:
+                raise PowerLoss(f"stat {path} after power loss")
+            node_id = self._lookup(path)
+            if node_id is None:
+                return None
+            node = self._nodes[node_id]
+            if node.link is not None:
+                return "symlink"
+            return "dir" if node.is_dir else "file"
+
+    def symlink(self, target: str, path: str) -> None:
+        """Create a symbolic link entry at `path` (durable at once; a test fixture).
+
+        Every file operation on it raises `NotRegularFileError`, as the real file
+        system's `O_NOFOLLOW` opens do; it is never resolved.
+        """
+        with self._lock:
+            parent, name = self._parent(path, "symlink")
+            if name in parent.entries:
+                raise StorageIOError("symlink", path, OSError(errno.EEXIST, "exists"))
+            node_id = self._new(False)
+            self._nodes[node_id].link = target
+            parent.entries[name] = node_id
+            parent.synced_entries[name] = node_id
+
     # -- inspection and crash images -------------------------------------------------
 
     def files(self) -> dict[str, bytes]:
@@ -368,6 +400,7 @@ class FaultFileSystem:
             node = self._nodes[chosen]
             new_id = image._new(node.is_dir)
             image._nodes[dst_id].entries[name] = new_id
+            image._nodes[new_id].link = node.link
             if node.is_dir:
                 self._copy_dir(chosen, image, new_id, rng, mode)
             else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from typing import Protocol, runtime_checkable
 
 from core.errors import CompanionMemoryError
@@ -33,6 +34,37 @@ class StorageIOError(CompanionMemoryError):
         if self.errno == errno.ENOSPC:
             self.code = "disk_full"
         super().__init__(f"{operation} {path}: {detail}")
+
+
+class NotRegularFileError(StorageIOError):
+    """A path we would open is a symbolic link, a directory or another special file.
+
+    Nothing is ever read or written through such an entry: a link planted under the
+    root could otherwise make a repair truncate a file elsewhere. `kind` says what
+    was found ("symlink", "dir" or "other").
+    """
+
+    def __init__(self, operation: str, path: str, kind: str) -> None:
+        self.kind = kind
+        super().__init__(operation, path, None)
+        self.code = "not_a_regular_file"
+        shown = {"symlink": "a symbolic link", "dir": "a directory"}.get(kind, "a special file")
+        self.reason = (
+            f"{path} is {shown}, not a regular file; it is never opened through "
+            "(move it out of the data root)"
+        )
+        self.args = (self.reason,)
+
+
+def entry_kind_of(mode: int) -> str:
+    """"file", "dir", "symlink" or "other" for an `lstat` mode."""
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    return "other"
 
 
 @runtime_checkable
@@ -73,15 +105,52 @@ class FileSystem(Protocol):
 
     def size(self, path: str) -> int: ...
 
+    def entry_kind(self, path: str) -> str | None:
+        """What the entry itself is, links not followed: "file", "dir", "symlink",
+        "other", or None when there is no entry."""
+        ...
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_regular(path: str, flags: int, operation: str) -> int:
+    """An fd of the regular file `path`; a link or special file is refused unopened.
+
+    `O_NOFOLLOW` refuses a symbolic link as the last component; `O_NONBLOCK` keeps a
+    FIFO from blocking the open; the `fstat` check refuses what is not a regular file.
+    """
+    try:
+        fd = os.open(path, flags | _NOFOLLOW | os.O_NONBLOCK, 0o644)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise NotRegularFileError(operation, path, "symlink") from None
+        if err.errno == errno.EISDIR:
+            raise NotRegularFileError(operation, path, "dir") from None
+        if err.errno == errno.ENXIO:
+            raise NotRegularFileError(operation, path, "other") from None
+        raise StorageIOError("open", path, err) from err
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as err:
+        os.close(fd)
+        raise StorageIOError("stat", path, err) from err
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegularFileError(operation, path, entry_kind_of(mode))
+    os.set_blocking(fd, True)
+    return fd
+
 
 class RealFileSystem:
-    """The operating system's files, with real fsyncs."""
+    """The operating system's files, with real fsyncs.
+
+    No operation follows a symbolic link in the last path component or opens a
+    directory, FIFO or device as a file (`NotRegularFileError`).
+    """
 
     def append(self, path: str, data: bytes) -> None:
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        except OSError as err:
-            raise StorageIOError("open", path, err) from err
+        fd = _open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, "append")
         try:
             view = memoryview(data)
             while view:
@@ -93,11 +162,9 @@ class RealFileSystem:
             os.close(fd)
 
     def write_file(self, path: str, data: bytes) -> None:
+        fd = _open_regular(path, os.O_WRONLY | os.O_CREAT, "write")
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        except OSError as err:
-            raise StorageIOError("open", path, err) from err
-        try:
+            os.ftruncate(fd, 0)  # only once the fd is known to be a regular file
             view = memoryview(data)
             while view:
                 written = os.write(fd, view)
@@ -108,10 +175,7 @@ class RealFileSystem:
             os.close(fd)
 
     def fsync(self, path: str) -> None:
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except OSError as err:
-            raise StorageIOError("open", path, err) from err
+        fd = _open_regular(path, os.O_RDONLY, "fsync")
         try:
             os.fsync(fd)
         except OSError as err:
@@ -121,7 +185,7 @@ class RealFileSystem:
 
     def fsync_dir(self, path: str) -> None:
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW)
         except OSError as err:
             raise StorageIOError("open", path, err) from err
         try:
@@ -146,25 +210,30 @@ class RealFileSystem:
             raise StorageIOError("unlink", path, err) from err
 
     def truncate(self, path: str, size: int) -> None:
+        fd = _open_regular(path, os.O_WRONLY, "truncate")
         try:
-            os.truncate(path, size)
+            os.ftruncate(fd, size)
         except OSError as err:
             raise StorageIOError("truncate", path, err) from err
+        finally:
+            os.close(fd)
 
     def read_bytes(self, path: str) -> bytes:
+        fd = _open_regular(path, os.O_RDONLY, "read")
         try:
-            with open(path, "rb") as handle:
+            with os.fdopen(fd, "rb", closefd=True) as handle:
                 return handle.read()
         except OSError as err:
             raise StorageIOError("read", path, err) from err
 
     def read_at(self, path: str, offset: int, size: int) -> bytes:
+        fd = _open_regular(path, os.O_RDONLY, "read")
         try:
-            with open(path, "rb") as handle:
-                handle.seek(offset)
-                return handle.read(size)
+            return os.pread(fd, size, offset)
         except OSError as err:
             raise StorageIOError("read", path, err) from err
+        finally:
+            os.close(fd)
 
     def listdir(self, path: str) -> list[str]:
         try:
@@ -175,7 +244,16 @@ class RealFileSystem:
             raise StorageIOError("list", path, err) from err
 
     def exists(self, path: str) -> bool:
-        return os.path.exists(path)
+        return os.path.lexists(path)
+
+    def entry_kind(self, path: str) -> str | None:
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            raise StorageIOError("stat", path, err) from err
+        return entry_kind_of(mode)
 
     def makedirs(self, path: str) -> list[str]:
         missing: list[str] = []
@@ -199,6 +277,6 @@ class RealFileSystem:
 
     def size(self, path: str) -> int:
         try:
-            return os.stat(path).st_size
+            return os.lstat(path).st_size
         except OSError as err:
             raise StorageIOError("stat", path, err) from err

@@ -14,12 +14,18 @@ recovery: the next `recover()` cuts the shard back to its last synced size
 (an fsync error is never retried; the pages may already be gone).
 
 Recovery (`recover()`): the newest shard's tail is cut back to the last line
-that is complete, parses and passes its crc. Only that tail may be cut. An
-invalid line followed by valid lines (or anywhere in an older shard) is
-corruption: it stays on disk untouched, is listed in the report with the
-context ids it must have held, and reads skip it; `recover(strict=True)` raises
-`CorruptLogError` instead. Empty shard files (a crash right after creation) are
-removed.
+that is complete, parses and passes its crc, or that is complete and shaped like
+a record (a whole line ending in `,"crc":<digits>}`: a torn append never leaves
+one, so such a line is an acknowledged record damaged later). Only that torn
+tail may be cut. Any other invalid line is corruption: it stays on disk
+untouched, is listed in the report with the context ids it must have held, and
+reads skip it; `recover(strict=True)` raises `CorruptLogError` instead. A record
+whose context id does not increase (a day file restored from a backup) is left
+in place, reported as misordered and skipped by reads. Empty shard files (a
+crash right after creation) are removed. A shard name that is a symbolic link,
+a directory or another special file is never opened: it is reported in
+`RecoveryReport.unsafe` and left alone. `recover(repair=False)` scans and
+reports the same way but changes nothing on disk (for read-only commands).
 
 All methods are synchronous and do blocking I/O: callers run them on a worker
 thread. The class is not thread-safe; callers serialize access.
@@ -28,6 +34,7 @@ thread. The class is not thread-safe; callers serialize access.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import os
 import re
 import zlib
@@ -40,13 +47,14 @@ import orjson
 
 from core.errors import CompanionMemoryError
 from storage.atomic import ensure_dir
-from storage.fs import FileSystem
+from storage.fs import FileSystem, NotRegularFileError
 
 SHARD_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl$")
 INDEX_EVERY = 32
 """One sparse index entry (context_id, offset) per this many lines."""
 READ_CHUNK = 64 * 1024
 _CRC_MARK = b',"crc":'
+_CONTEXT_ID = re.compile(rb'"context_id":(\d{1,18})[,}]')
 
 
 class CorruptLogError(CompanionMemoryError):
@@ -91,13 +99,29 @@ class ShardInfo:
 
 @dataclass(frozen=True, slots=True)
 class TornTail:
-    """Bytes cut from the end of the newest shard at recovery (never acknowledged)."""
+    """Bytes cut from the end of the newest shard at recovery (never acknowledged).
+
+    `first_id`/`last_id` bound the context ids the cut bytes held: the id after the
+    last valid record, and the highest of that id plus the cut lines less one and
+    every context id still legible in the cut bytes. A caller that reserved ids
+    before appending knows the exact end and may widen it.
+    """
 
     day: date
     path: str
     offset: int
     bytes_cut: int
     lines_cut: int
+    first_id: int = 0
+    last_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class UnsafeEntry:
+    """A name in the log directory that looks like a shard but is not a regular file."""
+
+    path: str
+    kind: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +150,11 @@ class RecoveryReport:
     corrupt: list[CorruptRun]
     removed_empty: list[str]
     repaired_after_failure: bool = False
+    misordered: list[CorruptRun] = field(default_factory=list)
+    """Valid records whose context id does not increase; left on disk, skipped by reads."""
+    unsafe: list[UnsafeEntry] = field(default_factory=list)
+    repaired: bool = True
+    """False for `recover(repair=False)`: torn tails and empty files were only reported."""
 
 
 @dataclass(slots=True)
@@ -181,6 +210,24 @@ def decode_line(raw: bytes) -> dict[str, Any] | None:
     return obj
 
 
+def _looks_complete(raw: bytes) -> bool:
+    """A whole line shaped like a record: `{...,"crc":<digits>}`.
+
+    A torn append leaves a prefix of its lines (maybe followed by garbage), never
+    such a line that fails its crc; a bit flipped in a stored record leaves one.
+    """
+    if not raw.startswith(b'{"') or not raw.endswith(b"}"):
+        return False
+    idx = raw.rfind(_CRC_MARK)
+    digits = raw[idx + len(_CRC_MARK) : -1] if idx > 0 else b""
+    return digits.isdigit() and len(digits) <= 10
+
+
+def _legible_ids(data: bytes) -> list[int]:
+    """Context ids still readable in damaged bytes (an estimate, never trusted alone)."""
+    return [int(m[1]) for m in _CONTEXT_ID.finditer(data)]
+
+
 def _split_lines(data: bytes) -> list[tuple[int, int, dict[str, Any] | None]]:
     """(offset, end, record-or-None) per line; a final line without newline is invalid."""
     out: list[tuple[int, int, dict[str, Any] | None]] = []
@@ -206,6 +253,7 @@ class JsonlLog:
         self._last: dict[str, Any] | None = None
         self._last_id: int | None = None
         self._recovered = False
+        self._read_only = False
         self._failed: tuple[str, int, bool] | None = None
         """(path, synced size, shard was new) of an append that failed."""
 
@@ -229,6 +277,8 @@ class JsonlLog:
         *,
         strict: bool = False,
         before_repair: Callable[[RecoveryReport], None] | None = None,
+        repair: bool = True,
+        on_record: Callable[[dict[str, Any]], None] | None = None,
     ) -> RecoveryReport:
         """Repair the newest shard's torn tail and index every shard.
 
@@ -236,16 +286,24 @@ class JsonlLog:
         caller can record the cut durably first (a crash in between then finds and
         reports the same tail again rather than losing the report).
 
+        `on_record(record)` is called for every record reads will return, oldest
+        first, while the scan has it in hand (no second read of the log).
+
+        With `repair=False` nothing on disk changes (no cut, no removal, no directory
+        created): the report says what a repairing recovery would do, reads see the
+        log as it would be after it, and appending is refused.
+
         Cancellation: not applicable (synchronous); a crash part-way leaves a state
         the next `recover()` repairs the same way (it is idempotent).
         """
         self._recovered = False
+        self._read_only = not repair
         self._shards = []
         self._last = None
         repaired = False
-        if self._failed is not None:
+        if self._failed is not None and repair:
             path, synced, new = self._failed
-            if self._fs.exists(path):
+            if self._fs.entry_kind(path) == "file":
                 if new and synced == 0:
                     self._fs.unlink(path)
                     self._fs.fsync_dir(self._dir)
@@ -254,8 +312,10 @@ class JsonlLog:
                     self._fs.fsync(path)
             self._failed = None
             repaired = True
-        ensure_dir(self._fs, self._dir)
+        if repair:
+            ensure_dir(self._fs, self._dir)
         days: list[tuple[date, str]] = []
+        unsafe: list[UnsafeEntry] = []
         for name in self._fs.listdir(self._dir):
             match = SHARD_RE.match(name)
             if match is None:
@@ -264,7 +324,13 @@ class JsonlLog:
                 day = date(int(match[1]), int(match[2]), int(match[3]))
             except ValueError:
                 continue
-            days.append((day, os.path.join(self._dir, name)))
+            path = os.path.join(self._dir, name)
+            kind = self._fs.entry_kind(path)
+            if kind != "file":
+                if kind is not None:
+                    unsafe.append(UnsafeEntry(path, kind))
+                continue
+            days.append((day, path))
         days.sort()
         removed: list[str] = []
         contents: list[tuple[date, str, bytes]] = []
@@ -272,42 +338,69 @@ class JsonlLog:
             data = self._fs.read_bytes(path)
             if data:
                 contents.append((day, path, data))
-        for _day, path in days:
-            if not any(c[1] == path for c in contents):
-                self._fs.unlink(path)
+            else:
                 removed.append(path)
-        if removed:
+        if removed and repair:
+            for path in removed:
+                self._fs.unlink(path)
             self._fs.fsync_dir(self._dir)
 
         torn: list[TornTail] = []
         corrupt: list[CorruptRun] = []
+        misordered: list[CorruptRun] = []
         bad_offsets: dict[str, set[int]] = {}
         shards: list[_Shard] = []
         prev_id: int | None = None
+        high_id: int | None = None
         run: dict[str, Any] | None = None
+        order_run: dict[str, Any] | None = None
         for position, (day, path, data) in enumerate(contents):
             newest = position == len(contents) - 1
             lines = _split_lines(data)
-            last_valid = max((i for i, ln in enumerate(lines) if ln[2] is not None), default=-1)
-            keep_end = lines[last_valid][1] if last_valid >= 0 else 0
+            last_kept = max(
+                (i for i, (start, end, obj) in enumerate(lines)
+                 if obj is not None or (end > start and data[end - 1 : end] == b"\n"
+                                        and _looks_complete(data[start : end - 1]))),
+                default=-1,
+            )
+            keep_end = lines[last_kept][1] if last_kept >= 0 else 0
             if newest and keep_end < len(data):
-                cut_lines = len(lines) - last_valid - 1
-                torn.append(TornTail(day, path, keep_end, len(data) - keep_end, cut_lines))
-                lines = lines[: last_valid + 1]
+                cut_lines = len(lines) - last_kept - 1
+                kept = lines[: last_kept + 1]
+                last_valid = max((i for i, ln in enumerate(kept) if ln[2] is not None),
+                                 default=-1)
+                valid_ids = [ln[2]["context_id"] for ln in kept if ln[2] is not None]
+                after = max([high_id or 0, *valid_ids]) + len(kept) - last_valid - 1
+                legible = _legible_ids(data[keep_end:])
+                first = after + 1
+                last = max([after + cut_lines, *(i for i in legible if i > after)])
+                torn.append(TornTail(day, path, keep_end, len(data) - keep_end, cut_lines,
+                                     first, last))
+                lines = lines[: last_kept + 1]
                 data = data[:keep_end]
             shard = _Shard(day, path, len(data), 0, 0, 0)
             for offset, end, obj in lines:
+                if obj is not None and prev_id is not None and obj["context_id"] <= prev_id:
+                    if order_run is None:
+                        order_run = {"day": day, "path": path, "offset": offset, "lines": 0,
+                                     "bytes": 0, "first": obj["context_id"]}
+                    order_run["lines"] += 1
+                    order_run["bytes"] += end - offset
+                    order_run["last"] = obj["context_id"]
+                    bad_offsets.setdefault(path, set()).add(offset)
+                    continue
+                if order_run is not None:
+                    misordered.append(self._close_order_run(order_run))
+                    order_run = None
                 if obj is None:
                     if run is None:
                         run = {"day": day, "path": path, "offset": offset, "lines": 0,
-                               "bytes": 0, "after": prev_id}
+                               "bytes": 0, "after": high_id}
                     run["lines"] += 1
                     run["bytes"] += end - offset
                     bad_offsets.setdefault(path, set()).add(offset)
                     continue
                 cid = obj["context_id"]
-                if prev_id is not None and cid <= prev_id:
-                    raise CorruptLogError(path, offset, "context ids go backwards")
                 if run is not None:
                     corrupt.append(self._close_run(run, cid))
                     run = None
@@ -318,14 +411,26 @@ class JsonlLog:
                     shard.index_offsets.append(offset)
                 shard.records += 1
                 shard.last_id = cid
-                prev_id = cid
+                prev_id = high_id = cid
                 self._last = obj
+                if on_record is not None:
+                    on_record(obj)
+            if order_run is not None:
+                misordered.append(self._close_order_run(order_run))
+                order_run = None
             shard.corrupt_offsets = bad_offsets.get(path, set())
             if shard.records == 0:
                 shard.first_id = shard.last_id = prev_id or 0
             shards.append(shard)
         if run is not None:
-            corrupt.append(self._close_run(run, None))
+            # Damaged records at the very end, kept: each line held one id after the
+            # last valid one, and new records must never be given those ids.
+            closed = self._close_run(run, None)
+            start = closed.first_id if closed.first_id is not None else 1
+            closed = dataclasses.replace(closed, first_id=start,
+                                         last_id=start + closed.lines - 1)
+            corrupt.append(closed)
+            high_id = closed.last_id
         if strict and corrupt:
             first_run = corrupt[0]
             raise CorruptLogError(
@@ -334,29 +439,39 @@ class JsonlLog:
         report = RecoveryReport(
             shards=[s.info() for s in shards if s.records],
             records=sum(s.records for s in shards),
-            last_id=prev_id,
+            last_id=high_id,
             torn=torn,
             corrupt=corrupt,
             removed_empty=removed,
             repaired_after_failure=repaired,
+            misordered=misordered,
+            unsafe=unsafe,
+            repaired=repair,
         )
         if before_repair is not None:
             before_repair(report)
-        for cut in torn:
-            self._fs.truncate(cut.path, cut.offset)
-            self._fs.fsync(cut.path)
+        if repair:
+            for cut in torn:
+                self._fs.truncate(cut.path, cut.offset)
+                self._fs.fsync(cut.path)
         if torn and torn[-1].offset == 0:
             # The newest shard held nothing valid: drop the empty file.
-            self._fs.unlink(torn[-1].path)
-            self._fs.fsync_dir(self._dir)
+            if repair:
+                self._fs.unlink(torn[-1].path)
+                self._fs.fsync_dir(self._dir)
             removed.append(torn[-1].path)
             shards = [s for s in shards if s.path != torn[-1].path]
         self._shards = [s for s in shards if s.records or s.corrupt_offsets]
         if not any(s.records for s in self._shards):
             self._last = None
-        self._last_id = prev_id
+        self._last_id = high_id
         self._recovered = True
         return report
+
+    @staticmethod
+    def _close_order_run(run: dict[str, Any]) -> CorruptRun:
+        return CorruptRun(run["day"], run["path"], run["offset"], run["lines"], run["bytes"],
+                          run["first"], run["last"])
 
     @staticmethod
     def _close_run(run: dict[str, Any], after: int | None) -> CorruptRun:
@@ -375,7 +490,7 @@ class JsonlLog:
         clock went back) appends to the newest shard so ids stay ordered by shard.
         Raises StorageIOError (the log then needs `recover()`), LogOrderError.
         """
-        self._check_ready()
+        self._check_writable()
         if not lines:
             raise ValueError("append_batch needs at least one line")
         first = lines[0].get("context_id")
@@ -393,6 +508,15 @@ class JsonlLog:
             day = newest.day
         path = os.path.join(self._dir, shard_name(day))
         shard = newest if newest is not None and newest.day == day else None
+        if shard is None:
+            kind = self._fs.entry_kind(path)
+            if kind not in (None, "file"):
+                if newest is None:
+                    raise NotRegularFileError("append", path, kind)
+                # The day's name is taken by something that is not ours to write
+                # through: keep appending to the newest shard (ids stay ordered by
+                # shard; that shard's records then reach into this day).
+                shard, day, path = newest, newest.day, newest.path
         encoded = [encode_line(line) for line in lines]
         data = b"".join(encoded)
         synced = shard.size if shard is not None else 0
@@ -420,7 +544,7 @@ class JsonlLog:
 
     def delete_shard(self, day: date) -> int:
         """Remove the shard of `day` durably (unlink + directory fsync); bytes freed."""
-        self._check_ready()
+        self._check_writable()
         for shard in self._shards:
             if shard.day == day:
                 self._fs.unlink(shard.path)
@@ -485,17 +609,23 @@ class JsonlLog:
                 nl = buf.find(b"\n", line_start)
                 if nl < 0:
                     break
-                obj = decode_line(buf[line_start:nl])
                 offset = base + line_start
-                if obj is None:
-                    if offset not in shard.corrupt_offsets:
+                if offset not in shard.corrupt_offsets:  # reported: damaged or misordered
+                    obj = decode_line(buf[line_start:nl])
+                    if obj is None:
                         raise CorruptLogError(shard.path, offset, "line fails its crc")
-                else:
                     yield obj
                 line_start = nl + 1
             buf = buf[line_start:]
         if buf:
             raise CorruptLogError(shard.path, shard.size - len(buf), "incomplete last line")
+
+    def _check_writable(self) -> None:
+        self._check_ready()
+        if self._read_only:
+            raise LogNeedsRecoveryError(
+                "the log was opened read-only (recover(repair=False)); it cannot be changed"
+            )
 
     def _check_ready(self) -> None:
         if not self._recovered:

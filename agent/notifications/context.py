@@ -8,9 +8,21 @@ otherwise - and advances only through `commit_processed`/`skip_batch` with a
 batch that continues it exactly.
 
 `context_id`s are local, start at 1, increase by one per record, are never
-reused (a state hint keeps the high-water mark after every shard was cleaned)
-and do not depend on the ring's generation. A ring whose generation differs from
-the stored one is read from its beginning.
+reused and do not depend on the ring's generation. Before a batch is appended
+its last id is written to `state.json` (`id_high_water`), so ids cut from a torn
+tail, or held by a batch whose append failed, are known exactly after any crash:
+they become a gap and are never given to new records. A ring whose generation
+differs from the stored one is read from its beginning.
+
+Replays: the log is the truth. At open the context keeps the content
+fingerprint of every record in the retained log (taken during the recovery scan,
+which reads every line anyway); `consume` drops ring events whose fingerprint is
+already there, however many a feed or a phone re-sends. The ring's replay window
+stays a cheap first filter and is seeded from the same fingerprints.
+
+Read-only (`open(..., read_only=True)`): the log is scanned without repair and
+nothing is written; what a repair would record is returned by `gaps()` beside
+the stored gaps. Every changing call then raises `ContextReadOnlyError`.
 
 Gaps - ring overflow, torn tails cut at recovery, corrupt lines, skipped poison
 batches, a state ahead of the log - are written to `state.json` before the
@@ -33,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import os
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
@@ -51,24 +64,33 @@ from agent.notifications.context_types import (
     Gap,
     NotificationRecord,
     SourceCursor,
+    line_fingerprint,
 )
 from ble.events import NotificationEvent, format_rfc3339, parse_rfc3339
 from ble.ring import EventRing
 from core.clock import Clock, SystemClock
 from core.errors import CompanionMemoryError
 from memory.records import MemoryIntent
-from storage.fs import FileSystem, RealFileSystem, StorageIOError
+from storage.fs import FileSystem, NotRegularFileError, RealFileSystem, StorageIOError
 from storage.jsonl_log import JsonlLog, RecoveryReport
 
 T = TypeVar("T")
 
+log = logging.getLogger("companion_memory.agent.notifications.context")
+
 RECENT_MAX = 1000
 """Records kept after `consume` so `read_pending` needs no log read (oldest dropped)."""
-_HOLE_KINDS = ("corrupt_record", "cursor_ahead")
+_HOLE_KINDS = ("corrupt_record", "cursor_ahead", "torn_tail", "unused_ids")
 
 
 class ContextClosedError(CompanionMemoryError):
     code = "context_closed"
+
+
+class ContextReadOnlyError(CompanionMemoryError):
+    """A changing call on a context opened read-only."""
+
+    code = "context_read_only"
 
 
 class NotificationContext:
@@ -82,8 +104,14 @@ class NotificationContext:
         state: ContextState,
         cursor: MemoryCursor,
         clock: Clock,
+        read_only: bool = False,
     ) -> None:
         self._ring = ring
+        self._read_only = read_only
+        self._unrecorded: list[Gap] = []
+        """Read-only: the gaps a repairing open would have recorded."""
+        self._fingerprints: dict[bytes, int] = {}
+        """Content fingerprint -> context id of every record in the retained log."""
         self._log = log
         self._state = state
         self._cursor = cursor
@@ -111,17 +139,27 @@ class NotificationContext:
         cursor: MemoryCursor | None = None,
         fs: FileSystem | None = None,
         clock: Clock | None = None,
+        read_only: bool = False,
     ) -> NotificationContext:
-        """Recover the log under `<root>/notifications/`, derive the cursors, report gaps."""
+        """Recover the log under `<root>/notifications/`, derive the cursors, report gaps.
+
+        Raises `NotRegularFileError` when `notifications/` or its `events/` is a
+        symbolic link or not a directory (nothing is read or written through it)."""
         fs = fs if fs is not None else RealFileSystem()
         base = os.path.join(os.fspath(root), "notifications")
-        log = JsonlLog(fs, os.path.join(base, "events"))
+        events = os.path.join(base, "events")
+        for directory in (base, events):
+            kind = await asyncio.to_thread(fs.entry_kind, directory)
+            if kind not in (None, "dir"):
+                raise NotRegularFileError("open", directory, kind)
+        log = JsonlLog(fs, events)
         state = ContextState(fs, os.path.join(base, "state.json"))
         if cursor is None:
             cursor = StateFileCursor()
         if isinstance(cursor, StateFileCursor):
             cursor.attach(state)
-        ctx = cls(ring=ring, log=log, state=state, cursor=cursor, clock=clock or SystemClock())
+        ctx = cls(ring=ring, log=log, state=state, cursor=cursor, clock=clock or SystemClock(),
+                  read_only=read_only)
         await ctx._blocking(lambda: ctx._recover_sync("cut_at_open"))
         await ctx._seed_replay_window()
         ctx._memory_cursor = await cursor.load()
@@ -135,25 +173,35 @@ class NotificationContext:
                 "memory_cursor_ahead_of_log",
                 ref=f"memory@{ahead}",
             )
-            await ctx._blocking(lambda: ctx._state.add_gap(gap))
+            await ctx._blocking(lambda: ctx._store_gap(gap))
             ctx._last_context_id = ahead
         return ctx
 
     async def _seed_replay_window(self) -> None:
-        """A new process has a new ring with an empty replay window: seed it from the
-        newest records of the log, so events the phone re-sends after a restart (ANCS
-        PreExisting) or a feed file given twice are not recorded again."""
+        """A new process has a new ring with an empty replay window: seed it with the
+        fingerprints of the newest records of the log (already in memory), so most
+        re-sent events are dropped before they take ring space; `consume` refuses
+        the rest against every retained record."""
         window = self._ring.replay_window
-        if window == 0 or self._last_context_id == 0:
+        if window == 0 or not self._fingerprints:
             return
-        after = max(0, self._last_context_id - window)
+        newest = list(self._fingerprints)[-window:]
+        self._ring.remember(newest)
 
-        def work() -> list[dict[str, Any]]:
-            return self._log.read_after(after, window)
+    def _store_gap(self, gap: Gap, **changes: Any) -> Gap:
+        """Record `gap` (and `changes`) in the state file; read-only: keep it in memory."""
+        if self._read_only:
+            if all(g.identity() != gap.identity() for g in self._unrecorded):
+                self._unrecorded.append(gap)
+            return gap
+        return self._state.add_gap(gap, **changes)
 
-        lines = await self._blocking(work)
-        self._ring.remember(NotificationRecord.from_line(line).event.fingerprint()
-                            for line in lines)
+    def _check_writable(self) -> None:
+        self._check_open()
+        if self._read_only:
+            raise ContextReadOnlyError(
+                "the notification context was opened read-only; nothing can be changed"
+            )
 
     async def close(self) -> None:
         """Idempotent; later calls other than close raise ContextClosedError."""
@@ -171,27 +219,52 @@ class NotificationContext:
         return Gap(kind, first, last, count, reason, self._clock.now(), ref)
 
     def _recover_sync(self, reason: str) -> None:
+        data = self._state.load()  # validated first: a bad state file changes nothing
+        high_water = int(data.get("id_high_water", 0))
+        torn_lasts: list[int] = []
+
         def record(report: RecoveryReport) -> None:
+            for entry in report.unsafe:
+                log.warning("%s is a %s, not a log shard: never opened; move it out of "
+                            "the data root", entry.path, entry.kind)
+                self._store_gap(self._gap(
+                    "unsafe_entry", None, None, 0, f"not_a_regular_file:{entry.kind}",
+                    ref=os.path.basename(entry.path),
+                ))
             for torn in report.torn:
                 name = os.path.basename(torn.path)
-                self._state.add_gap(self._gap(
-                    "torn_tail", None, None, torn.lines_cut, reason,
+                last = max(torn.last_id, high_water) if torn is report.torn[-1] else torn.last_id
+                torn_lasts.append(last)
+                self._store_gap(self._gap(
+                    "torn_tail", torn.first_id, last, last - torn.first_id + 1, reason,
                     ref=f"{name}@{torn.offset}+{torn.bytes_cut}",
                 ))
             for run in report.corrupt:
                 known = run.first_id is not None and run.last_id is not None
                 count = run.last_id - run.first_id + 1 if known else run.lines  # type: ignore[operator]
-                self._state.add_gap(self._gap(
+                self._store_gap(self._gap(
                     "corrupt_record", run.first_id, run.last_id, count, "crc_mismatch",
                     ref=f"{os.path.basename(run.path)}@{run.offset}",
                 ))
+            for run in report.misordered:
+                self._store_gap(self._gap(
+                    "misordered_record", run.first_id, run.last_id, run.lines,
+                    "context_ids_go_backwards", ref=f"{os.path.basename(run.path)}@{run.offset}",
+                ))
+
+        fingerprints: dict[bytes, int] = {}
+
+        def keep(line: dict[str, Any]) -> None:
+            fingerprints[line_fingerprint(line)] = line["context_id"]
 
         self._pending_seen = None  # a recovery may cut what read_pending returned
         self._recent = {}  # ... and what consume appended
-        self.last_recovery = self._log.recover(before_repair=record)
-        if not self._state.exists():
+        self.last_recovery = self._log.recover(
+            before_repair=record, repair=not self._read_only, on_record=keep
+        )
+        self._fingerprints = fingerprints
+        if not self._read_only and not self._state.exists():
             self._state.update(version=1)
-        data = self._state.load()
         last = self._log.last_line()
         log_last = self._log.last_id or 0
         source = (
@@ -199,23 +272,36 @@ class NotificationContext:
             if last is not None
             else SourceCursor(None, 0)
         )
-        last_id = max(log_last, int(data.get("deleted_through", 0)))
+        deleted_through = int(data.get("deleted_through", 0))
+        last_id = max(log_last, deleted_through)
         hint = data.get("source_hint")
         if isinstance(hint, dict) and int(hint.get("context_id", 0)) > log_last:
             hint_id = int(hint["context_id"])
-            if last is None and hint_id <= int(data.get("deleted_through", 0)):
+            if last is None and hint_id <= deleted_through:
                 source = SourceCursor(hint.get("ring_generation"), int(hint.get("ring_seq", 0)))
             else:
-                self._state.add_gap(self._gap(
+                self._store_gap(self._gap(
                     "cursor_ahead", log_last + 1, hint_id, hint_id - log_last,
                     "state_hint_ahead_of_log", ref=f"hint@{hint_id}",
                 ))
             last_id = max(last_id, hint_id)
+        floor = max(last_id, self._last_context_id, *torn_lasts)
+        known_holes = [g for g in [*self._state.gaps(), *self._unrecorded]
+                       if g.kind in _HOLE_KINDS and g.last is not None]
+        if high_water > floor and all(g.last < high_water for g in known_holes):  # type: ignore[operator]
+            # Ids reserved for a batch that never became readable: a crash before any
+            # byte landed, or an append that failed and was cut back. Never reuse them.
+            failed = self.last_recovery.repaired_after_failure
+            self._store_gap(self._gap(
+                "unused_ids" if failed else "torn_tail", floor + 1, high_water,
+                high_water - floor, "append_failed" if failed else f"{reason}:not_written",
+                ref=f"ids@{high_water}",
+            ))
         self._source = source
-        self._last_context_id = max(last_id, self._last_context_id)
+        self._last_context_id = max(floor, high_water)
 
     def _ready_sync(self) -> None:
-        if self._log.needs_recovery:
+        if self._log.needs_recovery and not self._read_only:
             self._recover_sync("cut_after_io_error")
 
     async def _blocking(self, fn: Callable[[], T]) -> T:
@@ -250,6 +336,8 @@ class NotificationContext:
             raise ValueError("limit must be at least 1")
         async with self._lock:
             self._check_open()
+            if self._read_only:
+                raise ContextReadOnlyError("the notification context was opened read-only")
             if self._intake_dirty:
                 await self._persist_intake_flag()
             if not self._intake_enabled:
@@ -271,6 +359,18 @@ class NotificationContext:
             received = format_rfc3339(now)
             received_at = parse_rfc3339(received, "received_at")  # as read back from the log
             first_id = self._last_context_id + 1
+            known = self._fingerprints
+            fresh: list[Any] = []
+            fresh_prints: list[bytes] = []
+            batch_prints: set[bytes] = set()
+            for entry in read.entries:
+                fp = entry.event.fingerprint()
+                if fp in known or fp in batch_prints:
+                    continue  # already in the log: the log is the truth, not the window
+                batch_prints.add(fp)
+                fresh.append(entry)
+                fresh_prints.append(fp)
+            duplicates = len(read.entries) - len(fresh)
             lines: list[dict[str, Any]] = [
                 {
                     "context_id": first_id + i,
@@ -279,21 +379,29 @@ class NotificationContext:
                     "received_at": received,
                     **entry.event.to_dict(),
                 }
-                for i, entry in enumerate(read.entries)
+                for i, entry in enumerate(fresh)
             ]
+            last_id = first_id + len(lines) - 1
 
             def work() -> None:
-                if lost_gap is not None:
-                    self._state.add_gap(lost_gap)
                 if lines:
+                    # Reserve the batch's ids durably before any of its bytes exist.
+                    if lost_gap is not None:
+                        self._state.add_gap(lost_gap, id_high_water=last_id)
+                    else:
+                        self._state.update(id_high_water=last_id)
                     self._log.append_batch(lines, now.date())
-                    self._last_context_id = first_id + len(lines) - 1
+                    self._last_context_id = last_id
+                elif lost_gap is not None:
+                    self._state.add_gap(lost_gap)
                 self._source = SourceCursor(generation, read.next_after)
 
             await self._blocking(work)
             if lines:
-                self._remember(first_id, generation, received_at, read.entries)
-            return ConsumeResult(len(lines), read.lost, False)
+                for i, fp in enumerate(fresh_prints):
+                    known[fp] = first_id + i
+                self._remember(first_id, generation, received_at, fresh)
+            return ConsumeResult(len(lines), read.lost, False, duplicates)
 
     def _remember(
         self, first_id: int, generation: str, received_at: datetime, entries: Sequence[Any]
@@ -417,6 +525,7 @@ class NotificationContext:
         Raises BatchNotContiguousError (nothing changes) or the cursor's errors
         (then the cursor is re-read from where it lives).
         """
+        self._check_writable()
         async with self._commit_lock:
             expected = self._memory_cursor
             await self._check_batch(batch, expected)
@@ -436,6 +545,7 @@ class NotificationContext:
     async def skip_batch(self, batch: Sequence[NotificationRecord], reason: str) -> Gap:
         """Record `batch` as a "poison_batch" gap, then advance the cursor past it."""
         _check_reason(reason)
+        self._check_writable()
         async with self._commit_lock:
             expected = self._memory_cursor
             await self._check_batch(batch, expected)
@@ -453,11 +563,16 @@ class NotificationContext:
             raise ValueError("gap kind must be a short code")
         _check_reason(reason)
         gap = self._gap(kind, first, last, count, reason)
-        self._check_open()
+        self._check_writable()
         return await self._blocking(lambda: self._state.add_gap(gap))
 
     async def gaps(self) -> list[Gap]:
-        return await self._blocking(self._state.gaps)
+        """The recorded gaps; read-only, also those a repairing open would record."""
+        stored = await self._blocking(self._state.gaps)
+        if not self._unrecorded:
+            return stored
+        seen = {g.identity() for g in stored}
+        return stored + [g for g in self._unrecorded if g.identity() not in seen]
 
     async def read_processed_between(
         self, start: datetime, end: datetime, limit: int
@@ -475,8 +590,11 @@ class NotificationContext:
             def work() -> list[NotificationRecord]:
                 self._ready_sync()
                 out: list[NotificationRecord] = []
-                for shard in self._log.shards():
-                    if shard.day < start_day:
+                shards = self._log.shards()
+                for i, shard in enumerate(shards):
+                    # A shard's records were all received before the next shard's day
+                    # (the newest shard takes records until a later day's begins).
+                    if i + 1 < len(shards) and shards[i + 1].day <= start_day:
                         continue
                     if shard.first_id > processed:
                         break
@@ -504,7 +622,7 @@ class NotificationContext:
 
     async def _cleanup(self, wanted: Callable[[date], bool]) -> CleanupResult:
         async with self._lock:
-            self._check_open()
+            self._check_writable()
             processed = self._memory_cursor
 
             def work() -> CleanupResult:
@@ -522,6 +640,10 @@ class NotificationContext:
                 freed = 0
                 for shard in victims:
                     freed += self._log.delete_shard(shard.day)
+                gone = max(s.last_id for s in victims)
+                self._fingerprints = {
+                    fp: cid for fp, cid in self._fingerprints.items() if cid > gone
+                }
                 return CleanupResult(len(victims), freed)
 
             return await self._blocking(work)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from agent.notifications.context_types import Gap, IntentsNeedStoreError
+from ble.events import InvalidEventError, parse_rfc3339
 from memory.intents import CursorAdvance
 from memory.records import CursorConflictError, MemoryIntent
 from memory.store import MemoryStore
@@ -53,8 +54,7 @@ class ContextState:
             raw = read_json(self._fs, self.path)
             if raw is None:
                 raw = {"version": STATE_VERSION}
-            if not isinstance(raw.get("gaps", []), list):
-                raise CorruptStateError(f"{self.path}: 'gaps' must be a list")
+            _validate(self.path, raw)
             self._data = raw
             self._stale = False
         return self._data
@@ -119,6 +119,64 @@ class ContextState:
                     f"memory cursor is at {stored}, the advance expected {expected}"
                 )
             self._write({**current, "memory_cursor": new})
+
+
+_COUNTERS = ("version", "gaps_dropped", "memory_cursor", "deleted_through", "id_high_water")
+
+
+def _bad(path: str, key: str, want: str, value: Any) -> CorruptStateError:
+    found = "null" if value is None else type(value).__name__
+    return CorruptStateError(
+        f"state file {path}: key '{key}' must be {want} (found {found}); "
+        "fix that value or move the file aside to start over"
+    )
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _validate(path: str, data: dict[str, Any]) -> None:
+    """Refuse a state file whose known keys hold the wrong types, naming the key.
+
+    Checked once per read, before anything is derived from it, so a bad value is a
+    clear error at open instead of a failure deep in recovery."""
+    for key in _COUNTERS:
+        if key in data and not _is_count(data[key]):
+            raise _bad(path, key, "a non-negative integer", data[key])
+    if "intake_enabled" in data and not isinstance(data["intake_enabled"], bool):
+        raise _bad(path, "intake_enabled", "true or false", data["intake_enabled"])
+    hint = data.get("source_hint")
+    if "source_hint" in data and hint is not None:
+        if not isinstance(hint, dict):
+            raise _bad(path, "source_hint", "an object", hint)
+        for key in ("context_id", "ring_seq"):
+            if key in hint and not _is_count(hint[key]):
+                raise _bad(path, f"source_hint.{key}", "a non-negative integer", hint[key])
+        generation = hint.get("ring_generation")
+        if generation is not None and not isinstance(generation, str):
+            raise _bad(path, "source_hint.ring_generation", "a string or null", generation)
+    gaps = data.get("gaps", [])
+    if not isinstance(gaps, list):
+        raise _bad(path, "gaps", "a list", gaps)
+    for i, gap in enumerate(gaps):
+        where = f"gaps[{i}]"
+        if not isinstance(gap, dict):
+            raise _bad(path, where, "an object", gap)
+        for key in ("kind", "reason"):
+            if not isinstance(gap.get(key), str):
+                raise _bad(path, f"{where}.{key}", "a string", gap.get(key))
+        for key in ("first", "last"):
+            if gap.get(key) is not None and not _is_count(gap[key]):
+                raise _bad(path, f"{where}.{key}", "a non-negative integer or null", gap[key])
+        if not _is_count(gap.get("count", 0)):
+            raise _bad(path, f"{where}.count", "a non-negative integer", gap.get("count"))
+        if gap.get("ref") is not None and not isinstance(gap["ref"], str):
+            raise _bad(path, f"{where}.ref", "a string or null", gap["ref"])
+        try:
+            parse_rfc3339(gap.get("at"), "at")  # type: ignore[arg-type]
+        except (InvalidEventError, TypeError, ValueError):
+            raise _bad(path, f"{where}.at", "an RFC 3339 time", gap.get("at")) from None
 
 
 @runtime_checkable

@@ -123,7 +123,9 @@ async def test_after_a_recovery_the_log_is_read_again() -> None:
     assert reads == []
     for i in range(6, 9):
         ring.publish(event(i))
-    fs.arm(fs.steps + 1, "enospc")  # the append fails: the log needs recovery
+    # Steps 1-4 reserve the batch's ids in the state file; the append (5) fails,
+    # so the log needs recovery.
+    fs.arm(fs.steps + 5, "enospc")
     with pytest.raises(StorageIOError):
         await ctx.consume()
     await ctx.commit_processed(batch[:2])  # recovers first, then verifies from the log
@@ -132,5 +134,6 @@ async def test_after_a_recovery_the_log_is_read_again() -> None:
     assert (await ctx.consume()).persisted == 3
     pending = await ctx.read_pending(limit=10)  # the window was emptied by the recovery
     assert reads == [0, 2]
-    assert [r.context_id for r in pending] == [3, 4, 5, 6, 7, 8]
+    # Ids 6-8 were reserved by the failed append: never reused, the retry gets 9-11.
+    assert [r.context_id for r in pending] == [3, 4, 5, 9, 10, 11]
     assert pending[:3] == batch[2:]

@@ -27,18 +27,21 @@ from memory.records import (
     MemoryRecord,
     RejectedContentError,
     RevisionConflictError,
+    SecretInStatementError,
     SourceKind,
     SourceRef,
     Status,
     Tier,
     normalize_text,
 )
+from memory.secrets import REDACTED, contains_secret, find_secret, redact, secret_spans
 from memory.store import BatchContext, CleanupStats, MemoryStore, RecallHit, SaveResult
 
 __all__ = [
     "AUTHORITY_RANK",
     "DEVICE_KINDS",
     "PERSONAL_KINDS",
+    "REDACTED",
     "STOPWORDS",
     "TEXT_LIMIT_CHARS",
     "ApplyResult",
@@ -65,6 +68,7 @@ __all__ = [
     "RejectedContentError",
     "RevisionConflictError",
     "SaveResult",
+    "SecretInStatementError",
     "SourceKind",
     "SourceRef",
     "Status",
@@ -72,5 +76,9 @@ __all__ = [
     "StoreClosedError",
     "Tier",
     "apply_intents",
+    "contains_secret",
+    "find_secret",
     "normalize_text",
+    "redact",
+    "secret_spans",
 ]

@@ -11,7 +11,8 @@ tombstoned id is an idempotent skip, never a second row or a resurrection);
 update, reinforce, remove, promote and supersede are compare-and-set on the
 revision; a lower-authority intent cannot update, remove or supersede a
 higher-authority record; a create or update whose normalized text matches an
-owner rejection is refused.
+owner rejection is refused, and so is any intent whose text, subject or search
+detail holds a secret (`SecretInStatementError`, code `secret_in_statement`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from memory.records import (
     Status,
     Tier,
     normalize_text,
+    refuse_secrets,
 )
 from memory.rows import (
     fetch_record,
@@ -205,6 +207,8 @@ def _apply_one(
 ) -> str | None:
     """Apply one intent; returns a skip reason for an idempotent no-op."""
     op = intent.op
+    # checked again here, where the row is written: an intent is frozen but not sealed
+    refuse_secrets(text=intent.text, subject=intent.subject, detail=intent.detail)
     if op is IntentOp.CREATE:
         return _create(conn, intent, now, ttls)
     if op is IntentOp.PROMOTE and intent.receipt_id is not None:

@@ -12,6 +12,7 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from core.errors import CompanionMemoryError
+from memory.secrets import find_secret
 
 DETAIL_LIMIT_BYTES = 8192
 """A memory's search-only detail: the title, subtitle and 4 KiB body of its sources."""
@@ -153,6 +154,32 @@ class RejectedContentError(MemoryError_):
     """The owner rejected a memory with this text before; it is not written again."""
 
     code = "rejected_by_owner"
+
+
+class SecretInStatementError(MemoryError_):
+    """A memory's text, subject or search detail holds a secret (a one-time code, a
+    password, a card number, an IBAN, a key): the store never keeps one. `field` names
+    the part, `kind` the kind of secret; neither the message nor the error carries the
+    text."""
+
+    code = "secret_in_statement"
+
+    def __init__(self, field_name: str, kind: str) -> None:
+        self.field = field_name
+        self.kind = kind
+        super().__init__(
+            f"{field_name}: holds a secret ({kind}); a memory never stores one-time codes, "
+            "passwords, card numbers, IBANs or keys - redact the value and retry"
+        )
+
+
+def refuse_secrets(**fields: str | None) -> None:
+    """Raise `SecretInStatementError` for the first field holding a secret."""
+    for name, value in fields.items():
+        if value:
+            kind = find_secret(value)
+            if kind is not None:
+                raise SecretInStatementError(name, kind)
 
 
 class CursorConflictError(MemoryError_):
@@ -325,6 +352,9 @@ class MemoryIntent:
                 raise InvalidMemoryError(
                     "detail", f"is longer than {DETAIL_LIMIT_BYTES} bytes (UTF-8)"
                 )
+        if self.subject is not None and not isinstance(self.subject, str):
+            raise InvalidMemoryError("subject", "must be a string")
+        refuse_secrets(text=self.text, subject=self.subject, detail=self.detail)
         if self.event_end is not None and (
             not isinstance(self.event_end, datetime) or self.event_end.tzinfo is None
         ):

@@ -49,13 +49,13 @@ from agent.episodes.proposals import (
 from agent.episodes.recorder import EpisodeRecorder, TraceRef
 from agent.model.merge import MemoryMergeEngine, RawProposal
 from agent.model.provider import BudgetExhaustedError, ModelError, ModelUnavailableError
-from agent.notifications.filters import contains_secret
 from agent.processor import BatchOutcome, ProcessorReport
 from core.clock import Clock
 from memory import episode_ledger as ledger
 from memory.episode_ledger import EpisodeState
 from memory.intents import apply_intents
 from memory.records import MemoryError_, MemoryRecord, Tier
+from memory.secrets import contains_secret
 from memory.store import MemoryStore
 from storage.fs import StorageIOError
 

@@ -31,7 +31,6 @@ from typing import Any
 import orjson
 
 from agent.episodes.model import Episode, GoalResult
-from agent.notifications.filters import contains_secret
 from memory.records import (
     AUTHORITY_RANK,
     DEVICE_KINDS,
@@ -45,6 +44,8 @@ from memory.records import (
     SourceRef,
     Tier,
 )
+from memory.secrets import REDACTED as SPAN_REDACTED
+from memory.secrets import contains_secret, redact
 
 SCENARIO = "episodes"
 ACTIONS = ("add", "update", "conflict", "ignore")
@@ -99,7 +100,11 @@ MODEL_FIELD_CHARS = 240
 REDACTED = "[redacted secret]"
 
 def _clip(text: str) -> str:
-    if contains_secret(text):
+    """A field as the model sees it: secret spans redacted, bounded. A field that still
+    looks secret once its spans are gone (a kind of secret without a locatable span) is
+    withheld whole."""
+    text = redact(text)
+    if contains_secret(text.replace(SPAN_REDACTED, "")):
         return REDACTED
     return text if len(text) <= MODEL_FIELD_CHARS else text[: MODEL_FIELD_CHARS - 3] + "..."
 
@@ -122,9 +127,9 @@ def model_view(episode: Episode) -> dict[str, Any]:
         ],
     }
     if episode.app:
-        view["app"] = episode.app
+        view["app"] = _clip(episode.app)
     if episode.firmware:
-        view["firmware"] = episode.firmware
+        view["firmware"] = _clip(episode.firmware)
     return view
 
 

@@ -1,12 +1,13 @@
-"""Deterministic noise and secret filters for notifications.
+"""Deterministic noise and secret triage for notifications.
 
-`NoiseFilter().classify(event)` returns a reason code when a notification must
-not reach the model (and therefore never a memory), else None. Secrets are
-checked first and anywhere in the title, subtitle or body: one secret keeps the
-whole notification away from the model. The patterns aim at low false positives:
-a time ("meeting at 10:30"), an order number ("order 12345 shipped") or a price is
-not a code; a card number must carry a known issuer prefix and pass Luhn; an IBAN
-must pass mod-97. Reason codes never carry content.
+`NoiseFilter().classify(event)` returns a reason code when a notification must not
+reach the model as it is (and therefore never a memory), else None; `triage` drops
+noise and code-only messages and redacts a secret from anything else. Every field
+that reaches a model is checked for secrets: title, subtitle, body, app id and
+category. The secret detector itself is `memory.secrets` (the store refuses a
+statement holding a secret with the same rules); its names are re-exported here.
+Noise patterns aim at low false positives: a time, an order number or a price is
+not noise. Reason codes never carry content.
 
 Speed: for ASCII text (nearly all notifications) each case-insensitive pattern
 runs as its lowercased, case-sensitive twin on the text lowered once - the same
@@ -21,194 +22,36 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from agent.notifications.redaction import REDACTED, auth_message, redact, secret_spans
 from ble.events import EventKind, NotificationEvent
 from memory.lexicon import GLOSS
 from memory.search_text import fold
-
-
-def _ascii_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
-    """`pattern` (IGNORECASE) as a case-sensitive pattern for ASCII text lowered with
-    `str.lower()`: literals and classes lowered, escapes (\\S, \\D, ...) kept."""
-    source = re.sub(
-        r"\\.|[A-Z]",
-        lambda m: m.group(0) if m.group(0).startswith("\\") else m.group(0).lower(),
-        pattern.pattern,
-    )
-    return re.compile(source, pattern.flags & ~re.IGNORECASE)
-
-
-def _lowered(text: str) -> str | None:
-    """`text.lower()` when `text` is ASCII (same length, same positions), else None."""
-    return text.lower() if text.isascii() else None
-
-# -- secrets ----------------------------------------------------------------------
-
-_PRIVATE_KEY = re.compile(
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\bPuTTY-User-Key-File-\d",
+from memory.secrets import _API_KEY as _API_KEY
+from memory.secrets import _API_KEY_LC as _API_KEY_LC
+from memory.secrets import (
+    REDACTED,
+    _ascii_twin,
+    _lowered,
+    redact,
+    secret_spans,
 )
-_API_KEY = re.compile(
-    r"""
-    \bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}          # OpenAI / Anthropic style
-    | \b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}        # Stripe
-    | \bgh[pousr]_[A-Za-z0-9]{36,}                  # GitHub tokens
-    | \bgithub_pat_[A-Za-z0-9_]{40,}
-    | \bglpat-[A-Za-z0-9_-]{20,}                     # GitLab
-    | \bxox[abposr]-[A-Za-z0-9-]{10,}                # Slack
-    | \b(?:AKIA|ASIA)[0-9A-Z]{16}\b                  # AWS access key id
-    | \bAIza[0-9A-Za-z_-]{35}                        # Google API key
-    | \bhf_[A-Za-z0-9]{30,}                          # Hugging Face
-    | \beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}   # JWT
-    | \b(?:api[_ -]?key|access[_ -]?token|auth[_ -]?token|secret[_ -]?key|client[_ -]?secret
-         |bearer)\b["']?\s*[:=]?\s*["']?(?=[A-Za-z0-9_\-+/]*\d)(?=[A-Za-z0-9_\-+/]*[A-Za-z])
-         [A-Za-z0-9_\-+/=]{20,}
-    """,
-    re.VERBOSE | re.IGNORECASE,
-)
-_PASSWORD = re.compile(
-    r"""
-    \b(?:password|passwort|passwd|pwd|passphrase|kennwort|contrase[nñ]a|mot\ de\ passe
-       |wifi\ key|wi-fi\ key)\b
-    (?:\s+(?:is|was|for\s+\S+\s+is))?\s*[:=]?\s*["']?(?=\S*[A-Za-z0-9])\S{4,}
-    """,
-    re.VERBOSE | re.IGNORECASE,
-)
-_PASSWORD_NOT_SECRET = re.compile(
-    r"\b(?:password|passwort|passwd|pwd|passphrase|kennwort)\b\s+"
-    r"(?:reset|changed?|updated?|expires?|expired|manager|was\s+changed|has\s+been|will|must|"
-    r"requirements?|policy|hint|strength)\b",
-    re.IGNORECASE,
-)
-_CARD_CANDIDATE = re.compile(r"(?<![\d.,-])(?:\d[ -]?){12,18}\d(?![\d.,-]?\d)")
-_CARD_PREFIX = re.compile(r"^(?:4|5[1-5]|2[2-7]|3[47]|3(?:0[0-5]|[68])|6(?:011|5|4[4-9])|35)")
-_IBAN_CANDIDATE = re.compile(r"\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})\b")
-_API_KEY_LC = _ascii_twin(_API_KEY)
-_PASSWORD_LC = _ascii_twin(_PASSWORD)
-_PASSWORD_NOT_SECRET_LC = _ascii_twin(_PASSWORD_NOT_SECRET)
+from memory.secrets import _is_one_time_code as _is_one_time_code
+from memory.secrets import auth_message as auth_message
+from memory.secrets import contains_secret as contains_secret
+from memory.secrets import find_secret as find_secret
+from memory.secrets import iban_valid as iban_valid
+from memory.secrets import luhn_valid as luhn_valid
 
-_IBAN_LENGTHS = {
-    "AD": 24, "AE": 23, "AT": 20, "BE": 16, "BG": 22, "CH": 21, "CY": 28, "CZ": 24,
-    "DE": 22, "DK": 18, "EE": 20, "ES": 24, "FI": 18, "FR": 27, "GB": 22, "GR": 27,
-    "HR": 21, "HU": 28, "IE": 22, "IS": 26, "IT": 27, "LI": 21, "LT": 20, "LU": 20,
-    "LV": 21, "MC": 27, "MT": 31, "NL": 18, "NO": 15, "PL": 28, "PT": 25, "RO": 24,
-    "SA": 24, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TR": 26, "UA": 29,
-}
-
-
-def luhn_valid(digits: str) -> bool:
-    """The Luhn checksum of a digit string."""
-    total = 0
-    for index, char in enumerate(reversed(digits)):
-        value = ord(char) - 48
-        if index % 2 == 1:
-            value *= 2
-            if value > 9:
-                value -= 9
-        total += value
-    return total % 10 == 0
-
-
-def iban_valid(candidate: str) -> bool:
-    """ISO 13616 check: known country length (when known) and mod-97 == 1."""
-    iban = candidate.replace(" ", "").upper()
-    if not 15 <= len(iban) <= 34 or not iban[:2].isalpha() or not iban[2:4].isdigit():
-        return False
-    expected = _IBAN_LENGTHS.get(iban[:2])
-    if expected is not None and len(iban) != expected:
-        return False
-    rearranged = iban[4:] + iban[:4]
-    number = "".join(str(int(ch, 36)) for ch in rearranged)
-    return int(number) % 97 == 1
-
-
-def _has_card(text: str) -> bool:
-    for match in _CARD_CANDIDATE.finditer(text):
-        digits = re.sub(r"[ -]", "", match.group(0))
-        if 13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits) and luhn_valid(digits):
-            return True
-    return False
-
-
-def _has_iban(text: str) -> bool:
-    for match in _IBAN_CANDIDATE.finditer(text.upper()):
-        raw = match.group(1)
-        # the candidate may have swallowed trailing words; try shrinking by groups
-        compact = raw.replace(" ", "")
-        for end in range(len(compact), 14, -1):
-            if iban_valid(compact[:end]):
-                return True
-    return False
+# (`_API_KEY`, `_API_KEY_LC`, `_is_one_time_code` and `_has_password` stay reachable here:
+# the ASCII fast path is checked against the IGNORECASE patterns through them)
 
 
 def _has_password(text: str, low: str | None = None) -> bool:
-    found, not_secret, subject = (
-        (_PASSWORD, _PASSWORD_NOT_SECRET, text) if low is None
-        else (_PASSWORD_LC, _PASSWORD_NOT_SECRET_LC, low)
-    )
-    for match in found.finditer(subject):
-        tail = subject[match.start():]
-        if not_secret.match(tail):
-            continue
-        return True
-    return False
+    """A password value in `text` (the same answer for the ASCII twin and the original)."""
+    del low
+    return any(reason == "secret_password" for _, _, reason in secret_spans(text))
 
 
-def find_secret(text: str, low: str | None = None) -> str | None:
-    """The reason code of the first kind of secret found in `text`, else None.
-    `low`: `_lowered(text)` when the caller has it already."""
-    if not text:
-        return None
-    if low is None:
-        low = _lowered(text)
-    if _PRIVATE_KEY.search(text):
-        return "secret_private_key"
-    if (_API_KEY.search(text) if low is None else _API_KEY_LC.search(low)):
-        return "secret_api_key"
-    if _has_card(text):
-        return "secret_card"
-    if _has_iban(text):
-        return "secret_iban"
-    if _has_password(text, low):
-        return "secret_password"
-    return None
-
-
-def contains_secret(text: str) -> bool:
-    """True when `text` holds a password, card number, IBAN, API key, token, private key or
-    a code next to a secret word ("Türcode 8862", "your verification code is 493817")."""
-    return find_secret(text) is not None or bool(secret_spans(text)) or (
-        _is_one_time_code(text) is not None
-    )
-
-
-# -- one-time codes and marketing ----------------------------------------------------
-
-_CODE_TOKEN = (
-    r"(?<![\w.:,/$€£-])(?:\d{4,8}|\d{3}[ -]\d{3}|G-\d{6}|[A-Z0-9]{3}-[A-Z0-9]{3})"
-    r"(?![\w.:,/%-]?\d)"
-)
-_CODE = re.compile(_CODE_TOKEN)
-_VERIFY_WORDS = re.compile(
-    r"\b(?:verification|verify|verifying|confirmation|confirm(?:ation)? code|activation"
-    r"|activate your|validation code)\b",
-    re.IGNORECASE,
-)
-_OTP_WORDS = re.compile(
-    r"\b(?:otp|one[- ]time (?:pass(?:word|code)?|code|pin)|passcode|2fa|two[- ]factor"
-    r"|security code|log ?in code|sign[- ]in code|auth(?:entication|orization)? code"
-    r"|access code|pin(?: code)?|tan|mtan|code d'accès|bestätigungscode|código"
-    r"|do not share|don't share|never share|not share (?:it|this)"
-    r"|to (?:confirm|approve|authori[sz]e|complete) (?:your|the|this) (?:transfer|payment"
-    r"|transaction|purchase|login|sign[- ]in))\b",
-    re.IGNORECASE,
-)
-_CODE_PHRASE = re.compile(
-    r"(?<!order )(?<!tracking )(?<!promo )(?<!discount )(?<!coupon )(?<!zip )(?<!postal )"
-    r"(?<!area )(?<!gift )\bcode\b\s*(?:is|:|=)?\s*" + _CODE_TOKEN
-    + r"|" + _CODE_TOKEN + r"\s+is\s+your\b[^.\n]{0,40}\bcode\b"
-    + r"|\b(?:use|enter|type)\s+" + _CODE_TOKEN + r"\s+(?:to|for|as)\b",
-    re.IGNORECASE,
-)
+# -- marketing ----------------------------------------------------------------------
 
 _MARKETING_STRONG = re.compile(
     r"\b(?:unsubscribe|promo ?code|coupon|flash sale|shop now|buy now|limited[- ]time offer"
@@ -225,34 +68,11 @@ _MARKETING_WEAK = re.compile(
     r"|tips|top \d{1,2})\b",
     re.IGNORECASE,
 )
-_VERIFY_WORDS_LC = _ascii_twin(_VERIFY_WORDS)
-_OTP_WORDS_LC = _ascii_twin(_OTP_WORDS)
-_CODE_PHRASE_LC = _ascii_twin(_CODE_PHRASE)
-_CODE_PHRASE_WORDS = ("code", "use", "enter", "type")
 _MARKETING_STRONG_LC = _ascii_twin(_MARKETING_STRONG)
 _MARKETING_WEAK_LC = _ascii_twin(_MARKETING_WEAK)
 _MARKETING_CATEGORIES = frozenset(
     {"promo", "promotion", "promotional", "marketing", "advertisement"}
 )
-
-
-def _is_one_time_code(text: str, low: str | None = None) -> str | None:
-    if not _CODE.search(text):
-        return None
-    if low is None:
-        if _VERIFY_WORDS.search(text):
-            return "verification_code"
-        if _OTP_WORDS.search(text) or _CODE_PHRASE.search(text):
-            return "otp"
-        return None
-    if _VERIFY_WORDS_LC.search(low):
-        return "verification_code"
-    if _OTP_WORDS_LC.search(low):
-        return "otp"
-    # every alternative of the phrase needs the literal "code" or use/enter/type
-    if any(word in low for word in _CODE_PHRASE_WORDS) and _CODE_PHRASE_LC.search(low):
-        return "otp"
-    return None
 
 
 def _is_marketing(text: str, category: str, low: str | None = None) -> bool:
@@ -464,11 +284,31 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
 
 REDACTABLE = frozenset(
     {"secret_code", "secret_card", "secret_password", "secret_iban", "secret_api_key",
-     "otp", "verification_code"}
+     "secret_private_key", "secret_seed_phrase", "otp", "verification_code"}
 )
 """Reasons for which the secret span is redacted and the rest kept, when anything else
 remains (see `NoiseFilter.triage`)."""
 MIN_WORDS_AFTER_REDACTION = 4
+"""What must remain of a redacted notification for it to go on ("Packstation 142, Abholcode
+[redacted]" does; "Your code: [redacted]" does not)."""
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af"
+
+
+_TOKENS = re.compile(r"[^\W_]+")
+
+
+def word_count(text: str) -> int:
+    """Words and numbers in `text` (a floor, a locker number, a date say something);
+    Chinese, Japanese and Korean, written without spaces, count one word per two
+    characters."""
+    total = 0
+    for word in _TOKENS.findall(text):
+        cjk = sum(1 for ch in word if _is_cjk(ch))
+        total += max(1, (cjk + 1) // 2 + (1 if cjk < len(word) else 0)) if cjk else 1
+    return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,8 +324,20 @@ class Triage:
 
 
 def _redacted_event(event: NotificationEvent) -> NotificationEvent:
+    """`event` with the secret spans of every field a model sees replaced."""
     return dataclasses.replace(
-        event, title=redact(event.title), subtitle=redact(event.subtitle), body=redact(event.body)
+        event, title=redact(event.title), subtitle=redact(event.subtitle),
+        body=redact(event.body), app_id=redact(event.app_id), category=redact(event.category),
+    )
+
+
+def _without_marks(event: NotificationEvent) -> NotificationEvent:
+    """`event` with each redaction mark replaced by a sentence break, so that what stood
+    around a value is checked again without a secret word reaching past it."""
+    return dataclasses.replace(
+        event, title=event.title.replace(REDACTED, "."),
+        subtitle=event.subtitle.replace(REDACTED, "."), body=event.body.replace(REDACTED, "."),
+        app_id=event.app_id.replace(REDACTED, "."), category=event.category.replace(REDACTED, "."),
     )
 
 
@@ -497,8 +349,9 @@ class NoiseFilter:
 
         A notification that is only there to deliver a login or verification code is
         dropped whole; one that also says something worth remembering (a parcel locker
-        with its pickup code, a flat with its key-box code, a card in a chat) loses only
-        the secret span. When the redacted text still looks secret to `classify` (a
+        with its pickup code, a bill with the IBAN to pay it to, a card in a chat) loses
+        only the secret span, in every field the model sees (title, subtitle, body,
+        app id, category). When the redacted text still looks secret to `classify` (a
         kind of secret the span finder does not locate), or too little remains, the
         whole notification is dropped.
         """
@@ -509,36 +362,31 @@ class NoiseFilter:
         if auth_message(text):
             return Triage(reason, event)
         redacted = _redacted_event(event)
-        again = self.classify(dataclasses.replace(
-            redacted, title=redacted.title.replace(REDACTED, ""),
-            subtitle=redacted.subtitle.replace(REDACTED, ""),
-            body=redacted.body.replace(REDACTED, ""),
-        ))
-        if again is not None:
-            return Triage(again if again not in REDACTABLE else reason, event)
+        if self.classify(_without_marks(redacted)) in REDACTABLE:
+            return Triage(reason, event)  # a secret is left that no span covers
+        noise = self.classify(redacted)
+        if noise is not None:
+            return Triage(noise, event)
         rest = " ".join((redacted.subtitle, redacted.body)).replace(REDACTED, " ")
-        if len(_WORDS.findall(rest)) < MIN_WORDS_AFTER_REDACTION:
+        if word_count(rest) < MIN_WORDS_AFTER_REDACTION:
             return Triage(reason, event)
         return Triage(None, redacted, reason)
 
     def classify(self, event: NotificationEvent) -> str | None:
         """A reason code ("secret_*", "otp", "verification_code", "marketing", "removed",
         "empty", "news", "reaction", "social_count", "digest", "acknowledgement") when
-        `event` must not reach the model, else None."""
+        `event` must not reach the model as it is, else None. Secrets are looked for in
+        the title, subtitle, body, app id and category."""
         if event.kind is EventKind.REMOVED:
             return "removed"
         text = "\n".join(part for part in (event.title, event.subtitle, event.body) if part)
         low = _lowered(text)
-        secret = find_secret(text, low)
+        secret = find_secret(text, low) or find_secret(event.app_id) or \
+            find_secret(event.category)
         if secret is not None:
             return secret
         if not text.strip():
             return "empty"
-        code = _is_one_time_code(text, low)
-        if code is not None:
-            return code
-        if secret_spans(text):
-            return "secret_code"
         if _is_marketing(text, event.category, low) or _MARKETING_MORE.search(text):
             return "marketing"
         return social_noise(event, text)

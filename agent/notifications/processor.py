@@ -60,9 +60,11 @@ from memory.records import (
     Kind,
     MemoryIntent,
     MemoryRecord,
+    SecretInStatementError,
     SourceKind,
     SourceRef,
     Tier,
+    refuse_secrets,
 )
 from memory.store import MemoryStore
 
@@ -378,6 +380,11 @@ class NotificationProcessor:
             )
             record = records[cid]
             detail = source_words(record)
+            try:  # the store refuses a secret; this item is skipped, the batch goes on
+                refuse_secrets(text=proposal.text, detail=detail)
+            except SecretInStatementError as exc:
+                report.rejected[exc.code] += 1
+                continue
             # the log keeps a record by the day it was received, not the day it was posted
             until = record.received_at + self._source_retention
             subject = notification_subject(record)

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from agent.notifications.filters import NoiseFilter, contains_secret
+from agent.notifications.filters import NoiseFilter
 from agent.sweep.proposals import DayScope
 from agent.sweep.windows import Window
 from memory import MemoryRecord, SourceKind, Tier
+from memory.secrets import contains_secret
 from memory.store import MemoryStore
 
 TITLE_EXCERPT_CHARS = 80

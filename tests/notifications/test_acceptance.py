@@ -111,10 +111,11 @@ async def test_secrets_never_reach_the_provider_or_a_memory(tmp_path: Path) -> N
         p.publish(*(event(body, title=title) for title, body in SECRETS.values()))
         p.publish(event("see you at the station at 18:40", title="Mia"))
         outcome = await p.processor.run_batch()
-        # the card sits in a chat that says something else: it is redacted, the rest kept
-        assert outcome.report.analyzed == 2
-        assert outcome.report.extra["redacted_secrets"] == 1
-        assert sum(outcome.report.filtered.values()) == len(SECRETS) - 1
+        # the card and the IBAN sit in chats that say something else: they are redacted,
+        # the rest kept
+        assert outcome.report.analyzed == 3
+        assert outcome.report.extra["redacted_secrets"] == 2
+        assert sum(outcome.report.filtered.values()) == len(SECRETS) - 2
         sent = all_prompt_text(p.provider)
         for fragment in ("839201", "771903", "Zq8!vLm2", "5555", "GB82", "AKIA", "MIIEvQ",
                          "eyJhbGci"):

@@ -1,0 +1,330 @@
+"""Secret leaks and false drops on the labelled secret corpus (`bench/data/secrets/`).
+
+Every message runs through two paths:
+
+- triage: `NoiseFilter.triage` on the notification, as the notification processor
+  calls it. A secret-bearing message is dropped, or kept with its secret spans
+  redacted; a leak is a secret value still present in any field that goes on (title,
+  subtitle, body, app id, category).
+- pipeline: all messages fed through the public `Runtime` (deterministic provider) and
+  one idle window run; a leak is a secret value in any model prompt or any stored
+  memory (statement or search detail).
+
+A value is found by substring after normalisation: digit groups joined ("318-774"
+is "318774"), and for values with letters or of 10+ characters everything but
+letters and digits removed, case folded. Short digit values must stand alone (no
+digit next to them), so a 4-digit code does not match inside a date.
+
+Printed per language and in total: secret-bearing messages, leaks (triage, pipeline),
+kept with the span redacted, dropped; secret-free messages, false drops (dropped for a
+secret reason), drops for a noise reason; and of the secret-bearing messages labelled
+as carrying something worth keeping, how many were kept, and of those that only
+deliver a code, how many were kept redacted instead of dropped (not a leak: a
+memory with nothing in it).
+
+Usage:
+    .venv/bin/python bench/secret_corpus.py                  # every part, both paths
+    .venv/bin/python bench/secret_corpus.py --part holdout
+    .venv/bin/python bench/secret_corpus.py --no-pipeline    # triage only (fast)
+    .venv/bin/python bench/secret_corpus.py --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agent.model.provider import ModelProvider, ModelRequest, ModelResponse  # noqa: E402
+from agent.notifications.contract import EXAMPLE_ANSWER, EXAMPLE_USER  # noqa: E402
+from agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT  # noqa: E402
+from agent.notifications.filters import REDACTABLE, NoiseFilter  # noqa: E402
+from ble.events import NotificationEvent  # noqa: E402
+from core.clock import FakeClock  # noqa: E402
+from device.config import Config, parse_config  # noqa: E402
+from device.runtime import Runtime  # noqa: E402
+from memory.secrets import normalize_digits  # noqa: E402
+
+DATA = ROOT / "bench" / "data" / "secrets"
+PARTS = ("tune", "seen", "holdout")
+POSTED = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+SECRET_REASONS = REDACTABLE | {"secret_private_key", "secret_seed_phrase"}
+_SEPARATORS = re.compile(r"[^0-9a-z\u00c0-\uffff]+")
+
+
+class CorpusError(ValueError):
+    """A corpus line is malformed; the message names the file and line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    id: str
+    part: str
+    lang: str
+    app_id: str
+    title: str
+    body: str
+    secrets: tuple[str, ...]
+    keeps: bool
+
+    @property
+    def has_secret(self) -> bool:
+        return bool(self.secrets)
+
+    def event(self, index: int) -> NotificationEvent:
+        return NotificationEvent.create(
+            kind="added", key=f"secret-corpus-{self.id}", app_id=self.app_id,
+            title=self.title, body=self.body, category="other",
+            posted_at=POSTED + timedelta(seconds=index),
+        )
+
+
+def load(parts: Iterable[str] = PARTS, folder: Path = DATA) -> list[Row]:
+    """The rows of the named parts, in file order."""
+    rows: list[Row] = []
+    for part in parts:
+        path = folder / f"{part}.jsonl"
+        for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                data = orjson.loads(line)
+                rows.append(Row(
+                    id=str(data["id"]), part=part, lang=str(data["lang"]),
+                    app_id=str(data["app_id"]), title=str(data["title"]),
+                    body=str(data["body"]), secrets=tuple(str(s) for s in data["secrets"]),
+                    keeps=bool(data["keeps"]),
+                ))
+            except (orjson.JSONDecodeError, KeyError, TypeError) as exc:
+                raise CorpusError(f"{path}:{number}: not a corpus row ({exc})") from None
+            if bool(data.get("has_secret")) != bool(rows[-1].secrets):
+                raise CorpusError(f"{path}:{number}: has_secret disagrees with secrets")
+    return rows
+
+
+def _needle(secret: str) -> tuple[str, re.Pattern[str] | None]:
+    """How a secret value is searched: a squashed substring, or a standalone number."""
+    squashed = _SEPARATORS.sub("", secret.casefold())
+    if squashed.isdigit() and len(squashed) < 10:
+        return squashed, re.compile(rf"(?<!\d){squashed}(?!\d)")
+    return squashed, None
+
+
+def leaked(text: str, secrets: Sequence[str]) -> bool:
+    """True when any of `secrets` is in `text` (see the module docstring)."""
+    squashed_text: str | None = None
+    digits_text = normalize_digits(text)
+    for secret in secrets:
+        squashed, pattern = _needle(secret)
+        if pattern is not None:
+            if pattern.search(digits_text):
+                return True
+            continue
+        if squashed_text is None:
+            squashed_text = _SEPARATORS.sub("", text.casefold())
+        if squashed in squashed_text:
+            return True
+    return False
+
+
+@dataclass(slots=True)
+class Tally:
+    secret: int = 0
+    leak_triage: int = 0
+    leak_pipeline: int = 0
+    redacted: int = 0
+    dropped: int = 0
+    keeps: int = 0
+    keeps_kept: int = 0
+    code_only_kept: int = 0
+    clean: int = 0
+    false_drops: int = 0
+    noise_drops: int = 0
+
+    def add(self, other: Tally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+@dataclass(slots=True)
+class Figures:
+    by_lang: dict[str, Tally] = field(default_factory=dict)
+    leaked_ids: set[str] = field(default_factory=set)
+    false_drop_ids: set[str] = field(default_factory=set)
+    kept: dict[str, str] = field(default_factory=dict)
+    """What triage let through of each row (all fields a model sees)."""
+    ambiguous: int = 0
+    pipeline_run: bool = False
+
+    def total(self) -> Tally:
+        total = Tally()
+        for tally in self.by_lang.values():
+            total.add(tally)
+        return total
+
+
+def triage_row(row: Row, index: int, tally: Tally, figures: Figures) -> None:
+    triage = NoiseFilter().triage(row.event(index))
+    if triage.reason is None:
+        out = triage.event
+        figures.kept[row.id] = "\n".join(
+            (out.title, out.subtitle, out.body, out.app_id, out.category)
+        )
+    if row.has_secret:
+        tally.secret += 1
+        tally.keeps += row.keeps
+        if triage.reason is not None:
+            tally.dropped += 1
+            return
+        if leaked(figures.kept[row.id], row.secrets):
+            tally.leak_triage += 1
+            figures.leaked_ids.add(row.id)
+        elif triage.redacted is not None:
+            tally.redacted += 1
+        tally.keeps_kept += row.keeps
+        tally.code_only_kept += not row.keeps
+        return
+    tally.clean += 1
+    if triage.reason in SECRET_REASONS:
+        tally.false_drops += 1
+        figures.false_drop_ids.add(row.id)
+    elif triage.reason is not None:
+        tally.noise_drops += 1
+
+
+class Watched:
+    """Wraps a provider and keeps every prompt."""
+
+    def __init__(self, inner: ModelProvider) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.prompts: list[str] = []
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        self.prompts.append("\n".join(m.content for m in request.messages))
+        return await self.inner.complete(request)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+async def pipeline(
+    rows: Sequence[Row], figures: Figures, kept: dict[str, str], root: str, config: Config
+) -> None:
+    """Feed every row through the Runtime and look for its secrets in prompts and memories.
+
+    `kept`: what triage let through of each row. A short number that another row
+    legitimately carries (a train number, a time in the fixed prompt) cannot be told
+    apart in a prompt: such a value counts as ambiguous, and the row-local triage check
+    stands for it."""
+    clock = FakeClock(POSTED + timedelta(days=1))
+    runtime = Runtime(config, root=root, clock=clock, start_worker=False,
+                      start_link=False)
+    await runtime.open()
+    try:
+        watched = Watched(runtime.provider)
+        runtime.engine.provider = watched  # type: ignore[assignment]
+        await runtime.feed([row.event(i) for i, row in enumerate(rows)])
+        await runtime.run_once()
+        stored = await runtime.store.read(
+            lambda conn: conn.execute("SELECT text, detail FROM memories").fetchall()
+        )
+    finally:
+        await runtime.close()
+    haystack = "\n".join([*watched.prompts, *(f"{text}\n{detail}" for text, detail in stored)])
+    fixed = "\n".join((CONTRACT_SYSTEM_PROMPT, EXAMPLE_USER, EXAMPLE_ANSWER))
+    for row in rows:
+        if not row.has_secret:
+            continue
+        clear = [s for s in row.secrets
+                 if not any(leaked(text, (s,)) for rid, text in kept.items() if rid != row.id)
+                 and not leaked(fixed, (s,))]
+        if len(clear) < len(row.secrets):
+            figures.ambiguous += 1
+        if clear and leaked(haystack, clear):
+            figures.by_lang[row.lang].leak_pipeline += 1
+            figures.leaked_ids.add(row.id)
+    figures.pipeline_run = True
+
+
+def evaluate(rows: Sequence[Row], *, with_pipeline: bool = True) -> Figures:
+    figures = Figures()
+    for index, row in enumerate(rows):
+        tally = figures.by_lang.setdefault(row.lang, Tally())
+        triage_row(row, index, tally, figures)
+    if with_pipeline:
+        with tempfile.TemporaryDirectory(prefix="cm-secrets-") as root:
+            config = parse_config({})  # (reads the zone's tzdata: not on the loop)
+            asyncio.run(pipeline(rows, figures, figures.kept, root, config))
+    return figures
+
+
+def table(figures: Figures, title: str) -> str:
+    lines = [f"### {title}", "",
+             "| lang | secret | leaks triage | leaks pipeline | redacted, kept | dropped "
+             "| worth keeping: kept | code only: kept | secret-free | false drops | noise drops |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    rows = [*sorted(figures.by_lang.items()), ("all", figures.total())]
+    for lang, t in rows:
+        pipe = str(t.leak_pipeline) if figures.pipeline_run else "-"
+        lines.append(
+            f"| {lang} | {t.secret} | {t.leak_triage} | {pipe} | {t.redacted} | {t.dropped} "
+            f"| {t.keeps_kept}/{t.keeps} | {t.code_only_kept}/{t.secret - t.keeps} "
+            f"| {t.clean} | {t.false_drops} | {t.noise_drops} |"
+        )
+    total = figures.total()
+    share = total.false_drops / total.clean if total.clean else 0.0
+    lines.append("")
+    lines.append(f"leaks: {total.leak_triage + total.leak_pipeline}; false drops: "
+                 f"{total.false_drops}/{total.clean} ({share:.1%}); pipeline check ambiguous "
+                 f"for {figures.ambiguous} short values (another message carries the same "
+                 "number; the triage check covers them)")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", choices=(*PARTS, "all"), default="all")
+    parser.add_argument("--no-pipeline", action="store_true", help="triage only")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--show", action="store_true",
+                        help="print the ids of leaked and falsely dropped rows")
+    args = parser.parse_args(argv)
+    parts = PARTS if args.part == "all" else (args.part,)
+    results: dict[str, Figures] = {}
+    for part in parts:
+        results[part] = evaluate(load((part,)), with_pipeline=not args.no_pipeline)
+    if args.json:
+        print(orjson.dumps({
+            part: {"by_lang": {k: v.as_dict() for k, v in f.by_lang.items()},
+                   "total": f.total().as_dict(), "leaked": sorted(f.leaked_ids),
+                   "false_drops": sorted(f.false_drop_ids)}
+            for part, f in results.items()
+        }).decode())
+        return 0
+    for part, figures in results.items():
+        print(table(figures, part))
+        if args.show:
+            print("leaked:", " ".join(sorted(figures.leaked_ids)) or "-")
+            print("false drops:", " ".join(sorted(figures.false_drop_ids)) or "-")
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

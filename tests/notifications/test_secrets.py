@@ -1,0 +1,166 @@
+"""The secret detector (`memory.secrets`): structural, multilingual, and quiet on ordinary
+numbers. Each case names what leaked before (codes in many languages, split digit groups,
+cards with dots, UnionPay, IBANs with dashes or dots, key shapes, PEM headers with other
+dashes, changed passwords, seed phrases) or what must never be flagged."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from agent.notifications import filters as F
+from agent.notifications import redaction as R
+from agent.notifications.filters import NoiseFilter
+from ble.events import NotificationEvent
+from memory import secrets as S
+from memory.secrets import REDACTED, contains_secret, find_secret, redact, secret_spans
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def ev(body: str, *, title: str = "Bank", app: str = "com.example.app", category: str = "",
+       subtitle: str = "") -> NotificationEvent:
+    return NotificationEvent.create(kind="added", key="k", app_id=app, title=title,
+                                    subtitle=subtitle, body=body, category=category,
+                                    posted_at=T0)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Ihr Code lautet 482913", "482913"),
+        ("Ihr Anmeldecode: 552 019. Geben Sie ihn nicht weiter.", "552 019"),
+        ("TAN: 771204", "771204"),
+        ("pushTAN 660 218 für Ihre Überweisung", "660 218"),
+        ("Ihre mobileTAN für den Auftrag lautet 852241.", "852241"),
+        ("Votre code de vérification : 118 224", "118 224"),
+        ("Il tuo codice è 55 12 90", "55 12 90"),
+        ("Je verificatiecode is 3 1 8 7", "3 1 8 7"),
+        ("Twój kod: 5 8 2 6", "5 8 2 6"),
+        ("验证码：556091，5分钟内有效", "556091"),
+        ("認証コード 118224", "118224"),
+        ("Ваш код подтверждения: 731992", "731992"),
+        ("VK: 548-295 — код подтверждения", "548-295"),
+        ("Doğrulama kodunuz: 660218", "660218"),
+        ("Váš ověřovací kód je 441 902", "441 902"),
+        ("Din engångskod är 90 12 55", "90 12 55"),
+        ("koden til døren er 3 0 3 4, 2. sal", "3 0 3 4"),
+        ("Openbank: 863923 es tu clave de operación.", "863923"),
+        ("Your Steam Guard code is 7H3K9Q", "7H3K9Q"),
+        ("Enter 739104 on the website to continue", "739104"),
+        ("Dein Code 318-774", "318-774"),
+        ("Code 66 21 08", "66 21 08"),
+        ("PIN 5 8 2 6", "5 8 2 6"),
+        ("G-944411 é o seu código de verificação do Google.", "944411"),
+    ],
+)
+def test_a_code_near_an_authentication_word_is_found_in_many_languages(
+    text: str, value: str
+) -> None:
+    assert contains_secret(text)
+    assert value not in redact(text) and REDACTED in redact(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason", "value"),
+    [
+        ("card 4111.1111.1111.1111 for the hotel", "secret_card", "4111.1111.1111.1111"),
+        ("pay with 4111 1111 1111 1111 please", "secret_card", "4111 1111 1111 1111"),
+        ("6212 3456 7890 1232 plus the receipt", "secret_card", "6212 3456 7890 1232"),
+        ("rent to DE89-3704-0044-0532-0130-00 by Friday", "secret_iban",
+         "DE89-3704-0044-0532-0130-00"),
+        ("rent to DE89.3704.0044.0532.0130.00 by Friday", "secret_iban",
+         "DE89.3704.0044.0532.0130.00"),
+        ("aws secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY for deploy", "secret_api_key",
+         "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+        ("Your new API token: 9f8e7d6c5b4a39281726354a", "secret_api_key",
+         "9f8e7d6c5b4a39281726354a"),
+        ("npm token npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "secret_api_key",
+         "npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+        ("Twilio key SK0123456789abcdef0123456789abcdef created", "secret_api_key",
+         "SK0123456789abcdef0123456789abcdef"),
+        ("slack xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "secret_api_key",
+         "xoxb-123456789012"),
+        ("stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "secret_api_key", "sk_live_4eC39Hq"),
+        ("\u2014\u2013BEGIN RSA PRIVATE KEY\u2014\u2013\nMIIEowIBAAKCAQEA", "secret_private_key",
+         "MIIEowIBAAKCAQEA"),
+        ("\u2010\u2010\u2010\u2010\u2010BEGIN PRIVATE KEY\u2010\u2010\u2010\u2010\u2010\nMIIEvQ",
+         "secret_private_key", "MIIEvQ"),
+        ("Your password has been changed to Hunter22x", "secret_password", "Hunter22x"),
+        ("Ihr Passwort wurde geändert in Blau#4410", "secret_password", "Blau#4410"),
+        ("wifi at the cabin: pw: lakehouse7", "secret_password", "lakehouse7"),
+        ("client config secret: Tr0ub4dor&3", "secret_password", "Tr0ub4dor&3"),
+        ("Your recovery phrase: abandon ability able about above absent absorb abstract "
+         "absurd abuse access accident", "secret_seed_phrase", "absorb abstract"),
+        ("Notiere deine Wiederherstellungsphrase: alpha already also alter always amateur "
+         "amazing among amount amused analyst anchor", "secret_seed_phrase", "among amount"),
+    ],
+)
+def test_structural_secrets_are_found_without_a_code_word(
+    text: str, reason: str, value: str
+) -> None:
+    assert find_secret(text) == reason
+    assert value not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Order 12345 shipped", "Call me at +49 170 1234567", "Flight LH 4410 boards at 14:05",
+        "Total 1.299,00 € incl. VAT", "Postcode 10435 Berlin", "Barcode 4006381333931",
+        "Rabattcode SOMMER20 gilt bis Sonntag", "Code review requested for PR 4821",
+        "dress code: smart casual", "Tracking 1Z999AA10123456784", "Meeting 2026-03-14 08:15",
+        "Your password was changed yesterday", "the secret: we're getting a puppy",
+        "commit 3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f pushed",
+        "DHL 00340434161234567890", "Amazon order 302-1234567-1234567",
+        "Cita confirmada 27/8/2026, código postal 69976.", "Gönderi, posta kodu 48-080.",
+        "Kod pocztowy 00-950 Warszawa", "ref 4111 1111 1111 1112",
+        "notification:3fa9c0d1e2b4a5f60718", "Use 1000 points on your next order",
+        "Abholcode gültig bis 2026-11-13",
+    ],
+)
+def test_ordinary_numbers_are_not_secrets(text: str) -> None:
+    assert find_secret(text) is None and secret_spans(text) == []
+
+
+def test_a_bill_keeps_everything_but_its_iban() -> None:
+    body = ("Die Nebenkostennachzahlung über 312,40 € bitte bis 31.03. auf "
+            "DE89 3704 0044 0532 0130 00 überweisen.")
+    triage = NoiseFilter().triage(ev(body, title="Hausverwaltung", category="email"))
+    assert triage.reason is None and triage.redacted == "secret_iban"
+    assert "3704" not in triage.event.body
+    assert "312,40 €" in triage.event.body and "31.03." in triage.event.body
+
+
+@pytest.mark.parametrize("field", ["app", "category", "subtitle"])
+def test_app_id_category_and_subtitle_are_checked(field: str) -> None:
+    fields = {"app": "com.example.app", "category": "", "subtitle": ""}
+    fields[field] = "Your verification code is 493817"
+    event = ev("Dinner on Friday at 8 at Frieda, bring the salad",
+               app=fields["app"], category=fields["category"], subtitle=fields["subtitle"])
+    triage = NoiseFilter().triage(event)
+    out = triage.event
+    seen = "\n".join((out.app_id, out.category, out.subtitle, out.title, out.body))
+    assert triage.reason is not None or "493817" not in seen
+
+
+def test_a_code_with_a_long_story_is_redacted_not_dropped_and_a_code_message_is_dropped() -> None:
+    kept = NoiseFilter().triage(ev("Packstation 142, Abholcode: 553201. Bitte bis Mi. abholen."))
+    assert kept.reason is None and "553201" not in kept.event.body
+    assert "Packstation 142" in kept.event.body
+    dropped = NoiseFilter().triage(ev("Dein N26 Anmeldecode lautet 66 21 08. Gib ihn niemals "
+                                      "weiter."))
+    assert dropped.reason == "secret_code"
+
+
+def test_the_old_module_names_are_the_detector() -> None:
+    assert R.secret_spans is S.secret_spans and R.redact is S.redact
+    assert R.auth_message is S.auth_message and R.REDACTED == S.REDACTED
+    assert F.find_secret is S.find_secret and F.contains_secret is S.contains_secret
+    assert F.luhn_valid is S.luhn_valid and F.iban_valid is S.iban_valid
+
+
+def test_digit_groups_are_normalised_for_finding_a_known_value() -> None:
+    assert S.normalize_digits("code 318-774 and 66 21 08 and 5 8 2 6") == \
+        "code 318774 and 662108 and 5826"

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
 from memory.errors import DatabaseRefusedError
 from memory.migrations import Migration, all_migrations
+from memory.records import MemoryError_
+from memory.rejections import register as register_rejections
 from memory.schema import APPLICATION_ID, MIGRATIONS_TABLE
 from memory.search_text import register as register_search_text
 
@@ -28,10 +31,46 @@ BUSY_TIMEOUT_MS = 5_000
 """How long a writer waits for another process's write lock before StoreBusyError."""
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+_SIDE_FILES = ("", "-wal", "-shm", "-journal")
+
+
+class StoreDiskFullError(MemoryError_):
+    """SQLite could not write because the disk (or its quota) is full.
+
+    Nothing is corrupt: the transaction rolled back and the file is as it was;
+    free space and retry."""
+
+    code = "disk_full"
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"{path}: the disk is full (SQLite could not write); the database "
+                         "is unchanged; free space and retry")
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """True for SQLite's SQLITE_FULL (any extended code of it)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.Error) and isinstance(code, int) and \
+        code & 0xFF == sqlite3.SQLITE_FULL
 
 
 def _inspect_file(path: Path) -> bool:
-    """True when the file is new (absent or empty); refuses a non-SQLite file."""
+    """True when the file is new (absent or empty); refuses a non-SQLite file, and a
+    database or side file (-wal, -shm, -journal) that is a symbolic link or special
+    file: SQLite would write through it."""
+    for suffix in _SIDE_FILES:
+        side = Path(str(path) + suffix)
+        try:
+            mode = os.lstat(side).st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(mode):
+            raise DatabaseRefusedError(str(side), "it is a symbolic link, never written through")
+        if stat.S_ISDIR(mode) and suffix:
+            raise DatabaseRefusedError(str(side), "it is a directory")
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            raise DatabaseRefusedError(str(side), "it is not a regular file")
     try:
         with path.open("rb") as handle:
             header = handle.read(len(SQLITE_HEADER))
@@ -55,6 +94,8 @@ def _check_identity(conn: sqlite3.Connection, path: str, known: list[Migration])
             for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
     except sqlite3.DatabaseError as exc:
+        if is_disk_full(exc):
+            raise StoreDiskFullError(path) from None
         raise DatabaseRefusedError(path, f"it cannot be read as SQLite ({exc})") from None
     if app_id == 0 and not tables:
         return  # an empty SQLite file: ours to initialise
@@ -134,6 +175,7 @@ def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
     _inspect_file(file)
     conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=True)
     register_search_text(conn)  # the FTS triggers call it
+    register_rejections(conn)  # the rejection migration calls it
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _check_identity(conn, str(file), known)
@@ -143,9 +185,16 @@ def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
+        # Freed space is zeroed: a forgotten memory's text must not survive in free pages.
+        conn.execute("PRAGMA secure_delete = ON")
         if pending:
             _apply_migrations(conn, pending)
             _check_identity(conn, str(file), known)
+    except sqlite3.Error as exc:
+        conn.close()
+        if is_disk_full(exc):
+            raise StoreDiskFullError(str(file)) from None
+        raise
     except BaseException:
         conn.close()
         raise

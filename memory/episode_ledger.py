@@ -364,3 +364,29 @@ def due_count(conn: sqlite3.Connection, now: datetime) -> int:
         (_ts(now),),
     )
     return int(cur.fetchone()[0])
+
+
+def scrub_proposals(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
+    """Remove `needles` (a forgotten memory's text and secret values) from every staged
+    proposal, re-digesting each changed one; returns the rows changed.
+
+    An item holding a needle is dropped whole (the others keep their indexes, so their
+    derived memory ids do not change). A proposal still waiting to be applied is
+    applied without it; a done row keeps only the scrubbed copy."""
+    from memory.rejections import holds_any, scrub_json
+
+    changed = 0
+    rows = conn.execute(
+        "SELECT episode_id, proposal_json FROM episode_ledger WHERE proposal_json IS NOT NULL"
+    ).fetchall()
+    for episode_id, proposal_json in rows:
+        if not holds_any(proposal_json, needles):
+            continue
+        clean = scrub_json(proposal_json, needles, drop_from="items")
+        conn.execute(
+            "UPDATE episode_ledger SET proposal_json = ?, proposal_digest = ? "
+            "WHERE episode_id = ?",
+            (clean, proposal_digest(clean), episode_id),
+        )
+        changed += 1
+    return changed

@@ -129,6 +129,16 @@ def compact(conn: sqlite3.Connection) -> None:
         conn.executescript("PRAGMA incremental_vacuum;")
 
 
+def purge_freed(conn: sqlite3.Connection) -> None:
+    """Take what a write freed out of the files: return free pages (zeroed by
+    `secure_delete`) to the file system and checkpoint the WAL, truncating it, since
+    its frames still hold the pages as they were before. Runs outside a transaction;
+    a checkpoint that another connection's reader holds up is left to a later one."""
+    if int(conn.execute("PRAGMA freelist_count").fetchone()[0]) > 0:
+        conn.executescript("PRAGMA incremental_vacuum;")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+
 def stats(conn: sqlite3.Connection, now: datetime) -> dict[str, int]:
     now_us = to_us(now)
     out: dict[str, int] = {}

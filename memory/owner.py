@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
+from memory import episode_ledger, rejections, sweep_ledger
 from memory.errors import EmptyQueryError
 from memory.recall import query_terms, search, token_similarity
 from memory.records import (
@@ -22,6 +23,7 @@ from memory.records import (
     normalize_text,
 )
 from memory.rows import COLUMNS, fetch_record, is_rejected_norm, record_from_row, to_us
+from memory.secrets import redact
 
 REJECTIONS_SHOWN = 8
 REJECTION_CHARS = 180
@@ -87,45 +89,90 @@ def check_not_rejected(conn: sqlite3.Connection, text: str) -> None:
 def forget(
     conn: sqlite3.Connection, memory_id: str, reason: str, now: datetime
 ) -> MemoryRecord:
-    """Tombstone `memory_id` as the owner's rejection and remember its text."""
+    """Tombstone `memory_id` as the owner's rejection, keeping no copy of its text.
+
+    The row keeps only the gist (`memory.rejections.gist`) and loses its search-only
+    detail; the rejection keeps the fingerprint and the gist; the reason is redacted.
+    Every other copy in the store is scrubbed: the memory's secret values in other
+    memories, and its text and secret values in staged model outputs
+    (`scrub_copies`). The FTS index is merged so no segment keeps the old words;
+    the caller then zeroes freed pages out of the file (`maintenance.purge_freed`).
+    """
     record = fetch_record(conn, memory_id)
     if record is None:
         raise MemoryNotFoundError(memory_id)
     now_us = to_us(now)
+    detail_row = conn.execute(
+        "SELECT detail FROM memories WHERE memory_id = ?", (memory_id,)
+    ).fetchone()
+    detail = str(detail_row[0] or "")
+    kept = rejections.gist(record.text)
+    told = redact(reason)
     if record.status is not Status.DELETED:
         conn.execute(
             "UPDATE memories SET status = 'deleted', status_reason = ?, revision = revision + 1, "
             "updated_us = ? WHERE memory_id = ?",
-            (f"owner: {reason}", now_us, memory_id),
+            (f"owner: {told}", now_us, memory_id),
         )
+    # After the status change (which took the row out of the index), drop the text itself.
+    conn.execute(
+        "UPDATE memories SET text = ?, norm = ?, detail = '', detail_until_us = NULL "
+        "WHERE memory_id = ?",
+        (kept, normalize_text(kept), memory_id),
+    )
     already = conn.execute(
         "SELECT 1 FROM memory_rejections WHERE memory_id = ? LIMIT 1", (memory_id,)
     ).fetchone()
     if already is None:  # forgetting twice is idempotent: one rejection per memory
         conn.execute(
-            "INSERT INTO memory_rejections (memory_id, norm, text, reason, at_us) "
+            "INSERT INTO memory_rejections (memory_id, fingerprint, gist, reason, at_us) "
             "VALUES (?, ?, ?, ?, ?)",
-            (memory_id, normalize_text(record.text), record.text, reason, now_us),
+            (memory_id, rejections.fingerprint(normalize_text(record.text)), kept, told,
+             now_us),
         )
+    scrub_copies(conn, memory_id, record.text, detail, now_us)
+    conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
     updated = fetch_record(conn, memory_id)
     assert updated is not None
     return updated
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+def scrub_copies(
+    conn: sqlite3.Connection, memory_id: str, text: str, detail: str, now_us: int
+) -> None:
+    """Remove a forgotten memory's secret values from every other memory (text and detail)
+    and its text and secret values from the staged episode and sweep outputs."""
+    secrets = rejections.secret_values(text, detail)
+    for needle in secrets:
+        rows = conn.execute(
+            "SELECT memory_id, text, detail, status FROM memories WHERE memory_id != ? "
+            "AND (instr(text, ?) > 0 OR instr(detail, ?) > 0)",
+            (memory_id, needle, needle),
+        ).fetchall()
+        for other_id, other_text, other_detail, status in rows:
+            clean = rejections.scrub(str(other_text), [needle])
+            bump = 1 if clean != other_text and status == Status.ACTIVE.value else 0
+            conn.execute(
+                "UPDATE memories SET text = ?, norm = ?, detail = ?, revision = revision + ?, "
+                "updated_us = CASE WHEN ? THEN ? ELSE updated_us END WHERE memory_id = ?",
+                (clean, normalize_text(clean), rejections.scrub(str(other_detail), [needle]),
+                 bump, bump, now_us, other_id),
+            )
+    needles = [*secrets, text.strip()]
+    episode_ledger.scrub_proposals(conn, needles)
+    sweep_ledger.scrub_stages(conn, needles)
 
 
 def recent_rejections(conn: sqlite3.Connection) -> list[str]:
-    """The 8 newest rejected texts, each at most 180 chars, at most 1600 chars in all."""
+    """The gists of the 8 newest rejections, each at most 180 chars, 1600 chars in all."""
     rows = conn.execute(
-        "SELECT text FROM memory_rejections ORDER BY id DESC LIMIT ?", (REJECTIONS_SHOWN,)
+        "SELECT gist FROM memory_rejections ORDER BY id DESC LIMIT ?", (REJECTIONS_SHOWN,)
     ).fetchall()
     out: list[str] = []
     total = 0
     seen: set[str] = set()
     for (text,) in rows:
-        clipped = _clip(str(text), REJECTION_CHARS)
+        clipped = rejections.gist(str(text))[:REJECTION_CHARS]
         if clipped in seen:
             continue
         if total + len(clipped) > REJECTIONS_TOTAL_CHARS:

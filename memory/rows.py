@@ -21,6 +21,7 @@ from memory.records import (
     Status,
     Tier,
 )
+from memory.rejections import fingerprint
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)
@@ -110,5 +111,7 @@ def is_tombstoned(conn: sqlite3.Connection, memory_id: str) -> bool:
 
 
 def is_rejected_norm(conn: sqlite3.Connection, norm: str) -> bool:
-    row = conn.execute("SELECT 1 FROM memory_rejections WHERE norm = ? LIMIT 1", (norm,))
+    row = conn.execute(
+        "SELECT 1 FROM memory_rejections WHERE fingerprint = ? LIMIT 1", (fingerprint(norm),)
+    )
     return row.fetchone() is not None

@@ -200,9 +200,41 @@ longer holds them), and the index is rebuilt to hold `search_document(text, deta
 (English and German stems, accents folded, glossary words; `memory.search_text`) for
 every active row. Subjects are indexed: a notification's memory is found by its key."""
 
+_REJECTION_FINGERPRINTS = """
+CREATE TABLE memory_rejections_keyed (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_id TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    gist TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at_us INTEGER NOT NULL
+);
+INSERT INTO memory_rejections_keyed (id, memory_id, fingerprint, gist, reason, at_us)
+    SELECT id, memory_id, cm_rejection_fingerprint(norm), cm_rejection_gist(text),
+           cm_redact(reason), at_us
+    FROM memory_rejections ORDER BY id;
+
+UPDATE memories
+SET text = cm_rejection_gist(text), norm = cm_normalize_text(cm_rejection_gist(text)),
+    detail = '', detail_until_us = NULL, status_reason = cm_redact(status_reason)
+WHERE status != 'active' AND memory_id IN (SELECT memory_id FROM memory_rejections);
+
+DROP TABLE memory_rejections;
+ALTER TABLE memory_rejections_keyed RENAME TO memory_rejections;
+CREATE INDEX memory_rejections_fingerprint ON memory_rejections (fingerprint);
+
+INSERT INTO memories_fts (memories_fts) VALUES ('optimize');
+"""
+"""A rejection keeps no text (`memory.rejections`): the normalized text becomes a
+fingerprint with its secrets redacted before hashing, the text a gist with secrets
+redacted and code-like tokens masked, the reason is redacted. The forgotten memories'
+own rows keep only the gist (no search-only detail), and the FTS index is merged so
+that no segment still holds their words."""
+
 MIGRATIONS: list[Migration] = [
     Migration("0001_memory_core", _CORE),
     Migration("0002_memory_vocab", _VOCAB),
     Migration("0003_memory_search_text", _SEARCH_TEXT),
     Migration("0004_memory_detail_stems", _DETAIL_STEMS),
+    Migration("0005_memory_rejection_fingerprints", _REJECTION_FINGERPRINTS),
 ]

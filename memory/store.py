@@ -436,10 +436,20 @@ class MemoryStore:
         return await self.transaction(job)
 
     async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
-        """Tombstone a memory as the owner's rejection; its text is refused from now on."""
+        """Tombstone a memory as the owner's rejection; its text is refused from now on.
+
+        No copy of the text stays in the database files (`owner.forget`), the WAL
+        included: the write is followed by a truncating checkpoint."""
         reason = owner.validate_reason(reason)
         now = self.now()
-        return await self.transaction(lambda conn: owner.forget(conn, memory_id, reason, now))
+
+        def job(conn: sqlite3.Connection) -> MemoryRecord:
+            record = _write(lambda c: owner.forget(c, memory_id, reason, now))(conn)
+            maintenance.purge_freed(conn)
+            return record
+
+        self._writes += 1
+        return await self._worker.run(job)
 
     async def recent_rejections(self) -> list[str]:
         """The 8 newest rejected texts (180 chars each, 1600 in all), newest first."""

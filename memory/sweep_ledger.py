@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -402,3 +403,25 @@ def record_attempt(
         (namespace, window_id, error[:64], now.isoformat()),
     )
     return get_attempts(conn, namespace, window_id)
+
+
+def scrub_stages(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
+    """Remove `needles` (a forgotten memory's text and secret values) from every staged
+    model output, re-digesting each changed stage so it stays intact; returns the
+    stages changed. A candidate holding a needle is dropped whole (each candidate
+    carries its own digest; the others stay intact), the rest of the page (the raw
+    model text) is scrubbed."""
+    from memory.rejections import holds_any, scrub_json
+
+    changed = 0
+    rows = conn.execute("SELECT namespace, window_id, output FROM sweep_stages").fetchall()
+    for namespace, window_id, output in rows:
+        if not holds_any(output, needles):
+            continue
+        clean = scrub_json(output, needles, drop_from="candidates")
+        conn.execute(
+            "UPDATE sweep_stages SET output = ?, digest = ? WHERE namespace = ? AND window_id = ?",
+            (clean, digest_text(clean), namespace, window_id),
+        )
+        changed += 1
+    return changed

@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from agent.model.provider import Message, ModelProvider, ModelRequest, ModelTimeoutError
+from memory import redact
 
 REJECTIONS_LIMIT = 8
 REJECTION_CHARS = 180
@@ -46,11 +47,15 @@ def _dumps(value: Any) -> str:
 
 
 def bound_rejections(rejections: list[str]) -> list[str]:
-    """The 8 newest rejections, 180 characters each, 1600 characters in all."""
+    """The 8 newest rejections, 180 characters each, 1600 characters in all.
+
+    The store hands out gists with their secrets already redacted; they are redacted
+    again here, so a rejection from any other source cannot carry a secret into a
+    prompt either."""
     out: list[str] = []
     total = 0
     for text in rejections[:REJECTIONS_LIMIT]:
-        cut = " ".join(str(text).split())[:REJECTION_CHARS]
+        cut = redact(" ".join(str(text).split()))[:REJECTION_CHARS]
         if not cut:
             continue
         if total + len(cut) > REJECTIONS_TOTAL_CHARS:

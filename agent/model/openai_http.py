@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -84,7 +85,8 @@ class OpenAICompatibleProvider:
         self.completion_tokens = 0
 
     def _headers(self) -> dict[str, str]:
-        headers = {"Content-Type": "application/json"}
+        # Ask for an uncompressed answer; a compressed one is still decoded, within the limit.
+        headers = {"Content-Type": "application/json", "Accept-Encoding": "identity"}
         if self.api_key_env:
             key = self._environ.get(self.api_key_env, "")
             if not key:
@@ -131,12 +133,7 @@ class OpenAICompatibleProvider:
         url = f"{self.base_url}/chat/completions"
         try:
             async with asyncio.timeout(limit):
-                response = await client.post(
-                    url,
-                    content=orjson.dumps(self._body(request)),
-                    headers=headers,
-                    timeout=httpx.Timeout(limit),
-                )
+                status, content = await self._post(client, url, headers, request, limit)
         except (TimeoutError, httpx.TimeoutException):
             raise ModelTimeoutError(
                 f"the server at {self.base_url} did not answer within {limit:g} s"
@@ -145,7 +142,7 @@ class OpenAICompatibleProvider:
             raise ModelUnavailableError(
                 f"cannot reach the model server at {self.base_url} ({type(err).__name__})"
             ) from None
-        payload = self._payload(response)
+        payload = self._payload(status, content)
         text, finish = self._content(payload)
         raw_usage = payload.get("usage")
         usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else {}
@@ -171,8 +168,42 @@ class OpenAICompatibleProvider:
             elapsed_s=time.perf_counter() - started,
         )
 
-    def _payload(self, response: httpx.Response) -> dict[str, Any]:
-        status = response.status_code
+    async def _post(
+        self,
+        client: httpx.AsyncClient,
+        url: str,
+        headers: dict[str, str],
+        request: ModelRequest,
+        limit: float,
+    ) -> tuple[int, bytes]:
+        """Send the request; return the status and at most `MAX_RESPONSE_BYTES` of body.
+
+        The body is streamed, and reading stops (the connection is closed) as soon
+        as the decoded bytes pass the limit, whatever the server declared: a
+        chunked body, a Content-Length that understates it or a compressed body
+        that inflates cost at most the limit plus one network chunk in memory
+        (decompression is bounded too). A declared Content-Length over the limit
+        is refused before any of the body is read.
+        """
+        async with client.stream(
+            "POST",
+            url,
+            content=orjson.dumps(self._body(request)),
+            headers=headers,
+            timeout=httpx.Timeout(limit),
+        ) as response:
+            status = response.status_code
+            if status >= 400:
+                return status, b""  # the status alone decides; the error body is not read
+            declared = response.headers.get("content-length", "")
+            if declared.strip().isdigit() and int(declared) > MAX_RESPONSE_BYTES:
+                raise _over_limit()
+            body = _BoundedBody(response.headers.get("content-encoding", ""))
+            async for chunk in response.aiter_raw():
+                body.feed(chunk)
+            return status, body.finish()
+
+    def _payload(self, status: int, content: bytes) -> dict[str, Any]:
         if status in (401, 403):
             raise ModelUnavailableError(
                 f"the model server refused the credentials (HTTP {status}); "
@@ -188,10 +219,8 @@ class OpenAICompatibleProvider:
                 f"the model server rejected the request (HTTP {status}); check model name "
                 "and response_format support", code="model_request_rejected"
             )
-        if len(response.content) > MAX_RESPONSE_BYTES:
-            raise ModelOutputError(f"the response is over {MAX_RESPONSE_BYTES} bytes")
         try:
-            payload = orjson.loads(response.content)
+            payload = orjson.loads(content)
         except orjson.JSONDecodeError:
             raise ModelOutputError("the server's response body is not JSON") from None
         if not isinstance(payload, dict):
@@ -224,6 +253,64 @@ class OpenAICompatibleProvider:
         client, self._client = self._client, None
         if client is not None:
             await client.aclose()
+
+
+class _BoundedBody:
+    """A response body decoded by hand so that neither it nor its inflation passes the limit.
+
+    httpx's own decoding inflates a whole network chunk at once (a few KiB of
+    deflate can become many MB); here each chunk is inflated at most up to the
+    room left under `MAX_RESPONSE_BYTES`, plus one byte to see that it is over.
+    """
+
+    def __init__(self, content_encoding: str) -> None:
+        encoding = content_encoding.strip().lower()
+        self._inflate: Any = None
+        if encoding == "gzip":
+            self._inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif encoding == "deflate":
+            self._inflate = zlib.decompressobj(32 + zlib.MAX_WBITS)  # zlib or gzip framing
+        elif encoding not in ("", "identity"):
+            raise ModelOutputError(
+                "the server's response uses a content encoding this provider does not "
+                "decode; allowed: identity, gzip, deflate"
+            )
+        self._parts: list[bytes] = []
+        self._size = 0
+
+    def feed(self, raw: bytes) -> None:
+        if self._inflate is None:
+            self._add(raw)
+            return
+        room = MAX_RESPONSE_BYTES - self._size
+        try:
+            self._add(self._inflate.decompress(raw, room + 1))
+        except zlib.error:
+            raise ModelOutputError("the server's compressed response cannot be decoded") from None
+
+    def finish(self) -> bytes:
+        if self._inflate is not None:
+            if self._inflate.unconsumed_tail:
+                raise _over_limit()
+            try:
+                self._add(self._inflate.flush())
+            except zlib.error:
+                raise ModelOutputError(
+                    "the server's compressed response cannot be decoded"
+                ) from None
+        return b"".join(self._parts)
+
+    def _add(self, data: bytes) -> None:
+        self._size += len(data)
+        if self._size > MAX_RESPONSE_BYTES:
+            raise _over_limit()
+        self._parts.append(data)
+
+
+def _over_limit() -> ModelOutputError:
+    return ModelOutputError(
+        f"the response is over {MAX_RESPONSE_BYTES} bytes; the reading stopped there"
+    )
 
 
 def _count(value: object, request: ModelRequest | None, text: str = "") -> int:

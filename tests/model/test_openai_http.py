@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import socket
 import subprocess
 import sys
 import time
+import tracemalloc
 from collections.abc import Iterator
 
 import httpx
@@ -215,3 +217,64 @@ def test_invalid_construction_names_the_key(kwargs: dict[str, object], key: str)
         OpenAICompatibleProvider(**args)  # type: ignore[arg-type]
 
 
+
+
+HUGE_BYTES = 64 * 1024 * 1024  # 64 times the limit
+READ_BOUND = 16 * 1024 * 1024  # the limit plus loopback socket buffers, with room to spare
+
+
+@pytest.mark.parametrize("behaviour", ["huge_declared", "huge_chunked", "huge_until_close"])
+async def test_huge_body_stops_at_the_limit_with_the_typed_error(behaviour: str) -> None:
+    async with LoopbackServer(behaviour, huge_bytes=HUGE_BYTES) as server:
+        provider = OpenAICompatibleProvider(server.base_url, "m")
+        with pytest.raises(ModelOutputError, match="over 1000000 bytes") as caught:
+            await provider.complete(request())
+        await provider.close()
+        await asyncio.wait_for(server.answered.wait(), 30)
+    # The client closed the connection long before the server could send it all.
+    assert server.sent < READ_BOUND
+    assert caught.value.code == "model_output_invalid"
+
+
+async def test_lying_content_length_reads_only_what_was_declared() -> None:
+    async with LoopbackServer("huge_lying_length", huge_bytes=HUGE_BYTES) as server:
+        provider = OpenAICompatibleProvider(server.base_url, "m")
+        with pytest.raises(ModelOutputError, match="not JSON"):
+            await provider.complete(request())
+        await provider.close()
+        await asyncio.wait_for(server.answered.wait(), 30)
+    assert server.sent < READ_BOUND
+
+
+async def test_compressed_body_inflates_only_up_to_the_limit() -> None:
+    async with LoopbackServer("huge_gzip", huge_bytes=HUGE_BYTES) as server:
+        provider = OpenAICompatibleProvider(server.base_url, "m")
+        tracemalloc.start()
+        try:
+            with pytest.raises(ModelOutputError, match="over 1000000 bytes"):
+                await provider.complete(request())
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        await provider.close()
+    assert peak < READ_BOUND
+    assert server.requests[0][0]["accept-encoding"] == "identity"
+
+
+async def test_small_compressed_body_is_decoded() -> None:
+    answer = orjson.dumps({
+        "choices": [{"message": {"content": '{"ok": true}'}, "finish_reason": "stop"}],
+    })
+    gzip_body = gzip.compress(answer)
+
+    def handler(_: httpx.Request) -> httpx.Response:
+        return httpx.Response(
+            200, stream=httpx.ByteStream(gzip_body), headers={"Content-Encoding": "gzip"}
+        )
+
+    provider = OpenAICompatibleProvider(
+        "http://127.0.0.1:1/v1", "m", transport=httpx.MockTransport(handler)
+    )
+    response = await provider.complete(request())
+    await provider.close()
+    assert orjson.loads(response.text) == {"ok": True}

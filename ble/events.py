@@ -44,8 +44,55 @@ def _truncate_utf8(text: str, limit: int) -> tuple[str, bool]:
     return raw[:limit].decode("utf-8", errors="ignore"), True
 
 
+EARLIEST_EVENT_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST_EVENT_TIME = datetime(9000, 1, 1, tzinfo=UTC)
+"""The instants an incoming timestamp may name (earliest inclusive, latest exclusive).
+
+Python's datetime ends at the years 1 and 9999; an instant near either end
+overflows when it is moved into a local zone or has days added to it (the
+daily sweep, expiry, the prompt's local dates). A millennium of room on each
+side keeps every such step safe; no real notification or episode lies outside it."""
+
+
 def parse_rfc3339(value: str, field_name: str = "posted_at") -> datetime:
-    """Parse an RFC 3339 timestamp with an explicit offset; return it in UTC."""
+    """Parse an RFC 3339 timestamp with an explicit offset; return it in UTC.
+
+    An instant that exists in its own offset but not in UTC (e.g.
+    9999-12-31T23:00:00-05:00) is an `InvalidEventError` like any other bad value.
+    """
+    parsed = _parse_with_offset(value, field_name)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:
+        raise InvalidEventError(
+            field_name, "lies outside the years 1 to 9999 once moved to UTC"
+        ) from None
+
+
+def parse_event_time(value: str, field_name: str = "posted_at") -> datetime:
+    """`parse_rfc3339` for a timestamp arriving from outside (a phone, a feed, the host).
+
+    Besides the format, the instant must lie in [`EARLIEST_EVENT_TIME`,
+    `LATEST_EVENT_TIME`), so that later local-time and date arithmetic on it
+    cannot overflow. Lines already in the log are read back with the plain
+    `parse_rfc3339`, so nothing that was once accepted becomes unreadable.
+    """
+    parsed = _parse_with_offset(value, field_name)
+    try:
+        instant = parsed.astimezone(UTC)
+    except OverflowError:
+        instant = None
+    if instant is None or not EARLIEST_EVENT_TIME <= instant < LATEST_EVENT_TIME:
+        raise InvalidEventError(
+            field_name,
+            f"must lie from {format_rfc3339(EARLIEST_EVENT_TIME)} up to (not including) "
+            f"{format_rfc3339(LATEST_EVENT_TIME)}",
+        )
+    return instant
+
+
+def _parse_with_offset(value: str, field_name: str) -> datetime:
+    """The timestamp as written, in its own offset (not yet moved to UTC)."""
     if not isinstance(value, str) or not value:
         raise InvalidEventError(field_name, "must be an RFC 3339 timestamp string")
     text = value.strip()
@@ -59,7 +106,7 @@ def parse_rfc3339(value: str, field_name: str = "posted_at") -> datetime:
         ) from None
     if parsed.tzinfo is None:
         raise InvalidEventError(field_name, "needs a UTC offset or Z (e.g. 2026-11-30T08:15:00Z)")
-    return parsed.astimezone(UTC)
+    return parsed
 
 
 def format_rfc3339(value: datetime) -> str:
@@ -163,7 +210,7 @@ class NotificationEvent:
             subtitle=data.get("subtitle", ""),
             body=data["body"],
             category=data.get("category", ""),
-            posted_at=parse_rfc3339(data["posted_at"]),
+            posted_at=parse_event_time(data["posted_at"]),
             source=source,
         )
 

@@ -31,7 +31,8 @@ Fields
 - `goal`: non-empty text, at most 500 characters.
 - `status`: "completed" | "failed" | "abandoned".
 - `goal_result`: "achieved" | "partial" | "not_achieved".
-- `started_at`, `ended_at`: RFC 3339 with an offset; `ended_at` not before `started_at`.
+- `started_at`, `ended_at`: RFC 3339 with an offset, from 1900-01-01 up to (not
+  including) 9000-01-01 UTC; `ended_at` not before `started_at`.
 - `steps`: at most 100 of `{n, action, target, observation, evidence?}`; `n` counts
   1, 2, 3...; `evidence` optionally lists ids of the episode's evidence items.
 - `evidence`: at most 100 of `{id, kind, detail}`; `kind` is "screen" | "setting" |
@@ -55,7 +56,7 @@ from typing import Any
 
 import orjson
 
-from ble.events import InvalidEventError, format_rfc3339, parse_rfc3339
+from ble.events import InvalidEventError, format_rfc3339, parse_event_time
 from core.errors import CompanionMemoryError
 
 EPISODE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -179,7 +180,7 @@ def _time(data: dict[str, Any], key: str, episode_id: str) -> datetime:
         raise EpisodeError("missing_field", f"{key} is required (RFC 3339)",
                            episode_id=episode_id)
     try:
-        return parse_rfc3339(value, key)
+        return parse_event_time(value, key)
     except InvalidEventError as err:
         raise EpisodeError("invalid_field", err.reason, episode_id=episode_id) from None
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import threading
 from collections.abc import Callable
 from enum import StrEnum
@@ -70,8 +71,13 @@ class MemoryWorker:
         logger: logging.Logger | None = None,
         max_batches_per_window: int = DEFAULT_MAX_BATCHES,
     ) -> None:
-        if not isinstance(idle_delay, int | float) or idle_delay <= 0:
-            raise WorkerError("idle_delay must be a positive number of seconds (default 300)")
+        if (not isinstance(idle_delay, int | float) or isinstance(idle_delay, bool)
+                or not math.isfinite(idle_delay) or idle_delay <= 0):
+            # NaN compares false with everything: a NaN delay would make every window due
+            # at once and the loop would never wait.
+            raise WorkerError(
+                "idle_delay must be a finite, positive number of seconds (default 300)"
+            )
         if max_batches_per_window < 1:
             raise WorkerError("max_batches_per_window must be at least 1")
         self._clock = clock

@@ -31,7 +31,8 @@ INPUT_ERROR_CLASSES = frozenset({
     "EpisodeError", "ProviderConfigError", "DatabaseRefusedError", "ThresholdError",
     "RejectedContentError", "AuthorityError", "UnknownModelError",
 })
-INPUT_ERROR_CODES = frozenset({"bad_usage", "bad_config", "bad_root", "root_busy"})
+INPUT_ERROR_CODES = frozenset({"bad_usage", "bad_config", "bad_root", "root_busy",
+                               "bad_status_file", "not_a_regular_file", "corrupt_state"})
 
 
 def is_input_error(err: CompanionMemoryError) -> bool:
@@ -65,9 +66,18 @@ class Invocation:
         return self._root
 
     def config_path(self) -> Path | None:
-        explicit = getattr(self.args, "config", None) or self.env.get("COMPANION_MEMORY_CONFIG")
+        """`--config`, else `$COMPANION_MEMORY_CONFIG`, else the root's `config.toml`,
+        which is read only from a root that is ours (a stranger's file is never loaded)."""
+        given = getattr(self.args, "config", None)
+        if given is not None and not given.strip():
+            raise UsageError("--config is empty; pass a TOML file (or leave --config out)")
+        explicit = given or self.env.get("COMPANION_MEMORY_CONFIG")
         if explicit:
             return Path(explicit)
+        from device.root import check_root
+
+        if not check_root(self.root):
+            return None
         candidate = self.root / "config.toml"
         return candidate if candidate.is_file() else None
 
@@ -225,7 +235,9 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return 0
     except CompanionMemoryError as err:
         status = 2 if is_input_error(err) else 1
-        print(f"{PROG}: {_one_line(err.reason)}", file=sys.stderr)
+        from device.output import warn
+
+        warn(f"{PROG}: {err.reason}")  # a reason may quote a path or value: escaped
         return status
     except Exception as err:  # internal failure: a line for people, the trace in the log
         import logging
@@ -245,10 +257,6 @@ def _setup_logs(inv: Invocation) -> None:
     if level not in ("debug", "info", "warning", "error"):
         raise UsageError(f"log level {level!r} is not one of debug, info, warning, error")
     setup_logging(level)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
 
 
 def _silence_stdout() -> None:

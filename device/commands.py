@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import orjson
 
 from device.cli import Invocation
 from device.errors import UsageError
-from device.output import print_json, print_jsonl, say
+from device.output import print_json, print_jsonl, say, terminal_safe, warn
 
 if TYPE_CHECKING:
     from ble.events import NotificationEvent
@@ -96,13 +96,94 @@ def read_input(path: str, max_bytes: int | None = None) -> bytes:
         raise UsageError(f"{path}: not readable (permission denied)") from None
 
 
+# `feed` reads, validates and persists this many lines at a time, so its memory stays
+# bounded whatever the size of its input; a line longer than the cap is rejected alone
+# (the body cap is 4 KiB, so a real event line is far shorter).
+FEED_BATCH_LINES = 1000
+FEED_LINE_MAX_BYTES = 1 << 20
+# The summary lists at most this many rejections (each is on stderr, and counted).
+FEED_REJECTIONS_LISTED = 1000
+_SKIP_CHUNK = 1 << 16
+
+
+@contextmanager
+def open_input(path: str) -> Iterator[BinaryIO]:
+    """FILE opened for reading in binary, or stdin for `-`; a clear UsageError otherwise."""
+    if path == "-":
+        yield sys.stdin.buffer
+        return
+    try:  # opened apart from the `with` so that only opening errors become usage errors
+        handle = Path(path).open("rb")  # noqa: SIM115 - closed by the `with` below
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a directory, not a file") from None
+    except PermissionError:
+        raise UsageError(f"{path}: not readable (permission denied)") from None
+    with handle:
+        yield handle
+
+
+class FeedReader:
+    """Reads a JSON Lines feed in batches of at most `batch_lines` lines, never holding
+    more than one batch (and one line of at most `max_line_bytes`) in memory.
+
+    `next_batch()` is blocking (call it off the event loop) and returns the batch's
+    (line number, event)s and rejections, or None at the end of the input."""
+
+    def __init__(self, handle: BinaryIO, *, batch_lines: int = FEED_BATCH_LINES,
+                 max_line_bytes: int = FEED_LINE_MAX_BYTES) -> None:
+        self._handle = handle
+        self._batch_lines = batch_lines
+        self._max = max_line_bytes
+        self._number = 0
+        self._done = False
+
+    def next_batch(
+        self,
+    ) -> tuple[list[tuple[int, NotificationEvent]], list[dict[str, Any]]] | None:
+        if self._done:
+            return None
+        lines: list[tuple[int, bytes]] = []
+        bad: list[dict[str, Any]] = []
+        while len(lines) + len(bad) < self._batch_lines:
+            raw = self._handle.readline(self._max + 1)
+            if not raw:
+                self._done = True
+                break
+            self._number += 1
+            if len(raw) > self._max and not raw.endswith(b"\n"):
+                self._skip_rest_of_line()
+                bad.append({"line": self._number, "reason": f"line is longer than {self._max} "
+                            f"bytes; at most {self._max} are allowed"})
+                continue
+            lines.append((self._number, raw))
+        if not lines and not bad:
+            return None
+        good, invalid = parse_feed_lines(lines)
+        return good, sorted(bad + invalid, key=lambda item: int(item["line"]))
+
+    def _skip_rest_of_line(self) -> None:
+        while True:
+            chunk = self._handle.readline(_SKIP_CHUNK)
+            if not chunk or chunk.endswith(b"\n"):
+                return
+
+
 def parse_feed(data: bytes) -> tuple[list[tuple[int, NotificationEvent]], list[dict[str, Any]]]:
     """Validate JSON Lines events one by one: (line number, event)s and rejections."""
+    return parse_feed_lines(enumerate(data.split(b"\n"), start=1))
+
+
+def parse_feed_lines(
+    lines: Iterable[tuple[int, bytes]],
+) -> tuple[list[tuple[int, NotificationEvent]], list[dict[str, Any]]]:
+    """Validate (line number, line) pairs one by one: (line number, event)s and rejections."""
     from ble.events import InvalidEventError, NotificationEvent
 
     good: list[tuple[int, NotificationEvent]] = []
     bad: list[dict[str, Any]] = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    for number, raw in lines:
         if not raw.strip():
             continue
         try:
@@ -184,35 +265,66 @@ def _print_toml(table: dict[str, Any], prefix: str) -> None:
 
 
 def cmd_feed(inv: Invocation) -> int:
+    """Stream FILE in bounded batches: each batch is validated (a bad line is reported
+    on stderr with its number, alone) and its good events are persisted before the
+    next batch is read."""
     from device.progress import Progress
 
-    data = read_input(inv.args.file)
-    good, bad = parse_feed(data)
-    for item in bad:
-        print(f"companion-memory: feed line {item['line']}: {item['reason']}", file=sys.stderr)
-    progress = Progress("feed", len(good))
-
-    def events() -> Iterator[NotificationEvent]:
-        for done, (_, event) in enumerate(good, start=1):
-            progress.update(done)
-            yield event
+    counts = {"accepted": 0, "rejected": 0}
+    listed: list[dict[str, Any]] = []
+    progress = Progress("feed", None)
 
     async def body(runtime: Runtime) -> dict[str, Any]:
-        totals = await runtime.feed(events())
-        return totals.to_dict()
+        totals: dict[str, Any] = {}
+        reader = FeedReader(handle)
+        while (batch := await asyncio.to_thread(reader.next_batch)) is not None:
+            good, bad = batch
+            for item in bad:
+                warn(f"companion-memory: feed line {item['line']}: {item['reason']}")
+            counts["accepted"] += len(good)
+            counts["rejected"] += len(bad)
+            listed.extend(bad[:max(0, FEED_REJECTIONS_LISTED - len(listed))])
+            if good:
+                _add_totals(totals, (await runtime.feed(event for _, event in good)).to_dict())
+                if totals.get("refused_at_level"):
+                    break
+            progress.update(counts["accepted"])
+        if not totals:
+            totals = (await runtime.feed(())).to_dict()
+        return totals
 
-    try:
-        totals = run_locked(inv, "feed", body)
-    finally:
-        progress.close()
-    summary = {"accepted": len(good), "rejected": len(bad), "rejections": bad, **totals}
+    with open_input(inv.args.file) as handle:
+        try:
+            totals = run_locked(inv, "feed", body)
+        finally:
+            progress.close()
+    accepted, rejected = counts["accepted"], counts["rejected"]
+    summary = {"accepted": accepted, "rejected": rejected, "rejections": listed, **totals}
+    if totals.get("refused_at_level"):
+        if inv.json:
+            print_json(summary)
+        print(f"companion-memory: feed refused: notification intake is paused at storage "
+              f"level {totals['refused_at_level']}; nothing was persisted; free space under "
+              f"{inv.root} and feed again", file=sys.stderr)
+        return 1
     if inv.json:
         print_json(summary)
     else:
-        say(f"accepted {len(good)} event(s), rejected {len(bad)}; persisted "
+        say(f"accepted {accepted} event(s), rejected {rejected}; persisted "
             f"{totals['persisted']}, duplicates {totals['duplicates']}, lost {totals['lost']}"
             + (" (intake paused by storage level)" if totals["paused"] else ""))
-    return 2 if bad else 0
+    return 2 if rejected else 0
+
+
+def _add_totals(into: dict[str, Any], more: dict[str, Any]) -> None:
+    """Sum one batch's feed totals into the whole feed's (flags and levels are kept)."""
+    for key, value in more.items():
+        if isinstance(value, bool):
+            into[key] = bool(into.get(key)) or value
+        elif isinstance(value, int):
+            into[key] = int(into.get(key) or 0) + value
+        elif value is not None or key not in into:
+            into[key] = value
 
 
 def cmd_once(inv: Invocation) -> int:
@@ -292,7 +404,7 @@ def print_record(data: dict[str, Any]) -> None:
     score = f"  score {data['score']}" if "score" in data else ""
     say(f"{data['memory_id']}  {data['tier']}  rev {data['revision']}  {data['authority']}"
         f"  {data['status']}{score}")
-    say(f"  {data['text']}")
+    say(f"  {terminal_safe(data['text'], one_line=True)}")  # a newline cannot forge a line
     say(f"  sources: {', '.join(data['sources'])}; expires: {data['expires_at'] or 'never'}")
 
 
@@ -357,10 +469,7 @@ def cmd_gaps(inv: Invocation) -> int:
         snapshot = read_status(RealFileSystem(), inv.root) or {}
         gaps = snapshot.get("gaps", {}).get("all", [])
     else:
-        async def body(runtime: Runtime) -> list[dict[str, Any]]:
-            return [g.to_dict() for g in await runtime.context.gaps()]
-
-        gaps = run_locked(inv, "gaps", body)
+        gaps = asyncio.run(_read_gaps(inv.root))
     if inv.json:
         print_json(gaps)
     elif not gaps:
@@ -371,6 +480,19 @@ def cmd_gaps(inv: Invocation) -> int:
             say(f"{g.get('at')}  {g.get('kind'):<15} ids {span:<12} count {g.get('count')}"
                 f"  {g.get('reason')}")
     return 0
+
+
+async def _read_gaps(root: Path) -> list[dict[str, Any]]:
+    """The gaps, read without the lock and without changing a byte: a torn tail or a
+    damaged line is shown as the gap a writing command would record, never repaired."""
+    from agent.notifications.context import NotificationContext
+    from ble.ring import EventRing
+
+    ctx = await NotificationContext.open(root, EventRing(replay_window=0), read_only=True)
+    try:
+        return [g.to_dict() for g in await ctx.gaps()]
+    finally:
+        await ctx.close()
 
 
 def cmd_episode(inv: Invocation) -> int:

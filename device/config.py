@@ -13,6 +13,8 @@ Environment overrides: `COMPANION_MEMORY_LOG_LEVEL` (log level),
 
 from __future__ import annotations
 
+import math
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
@@ -29,8 +31,11 @@ RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 
 
 def _opt(default: Any, *, low: float | None = None, high: float | None = None,
-         choices: tuple[str, ...] | None = None, doc: str = "") -> Any:
-    meta = {"low": low, "high": high, "choices": choices, "doc": doc}
+         above: float | None = None, choices: tuple[str, ...] | None = None,
+         doc: str = "") -> Any:
+    """A setting with its bounds: `low`..`high` inclusive, or more than `above` (a
+    duration of zero would make a loop spin or a wait never end)."""
+    meta = {"low": low, "high": high, "above": above, "choices": choices, "doc": doc}
     return field(default=default, metadata=meta)
 
 
@@ -45,7 +50,7 @@ class IntakeConfig:
 
 @dataclass(frozen=True, slots=True)
 class WorkerConfig:
-    idle_delay_s: float = _opt(300.0, low=0.0, high=86_400.0, doc="idle window delay")
+    idle_delay_s: float = _opt(300.0, above=0.0, high=86_400.0, doc="idle window delay")
     retry_budget: int = _opt(3, low=1, high=100, doc="attempts before a batch is a gap")
     related_limit: int = _opt(3, low=0, high=20, doc="related memories per notification")
 
@@ -187,10 +192,60 @@ def _coerce(key: str, f: Any, value: Any) -> Any:
         raise ConfigError(
             f"{key} = {value!r} is not allowed; use one of {', '.join(choices)}", key=key
         )
-    low, high = meta.get("low"), meta.get("high")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ConfigError(f"{key} = {value!r} is out of range; allowed {low} to {high}", key=key)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        problem = _out_of_bounds(value, meta)
+        if problem is not None:
+            raise ConfigError(f"{key} = {value!r} {problem}", key=key)
     return value
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _allowed(meta: Mapping[str, Any]) -> str:
+    low, high, above = meta.get("low"), meta.get("high"), meta.get("above")
+    if above is not None:
+        start = f"more than {_num(above)}"
+    elif low is not None:
+        start = f"from {_num(low)}"
+    else:
+        start = "any finite number"
+    return f"{start} to {_num(high)}" if high is not None else start
+
+
+def _out_of_bounds(value: float, meta: Mapping[str, Any]) -> str | None:
+    """Why `value` breaks the field's bounds (None when it keeps them).
+
+    NaN compares false with everything, so it would slip through a plain range
+    test; it and the infinities are refused first, by name."""
+    if not math.isfinite(value):
+        return f"is not a finite number; allowed {_allowed(meta)}"
+    low, high, above = meta.get("low"), meta.get("high"), meta.get("above")
+    if ((low is not None and value < low) or (above is not None and value <= above)
+            or (high is not None and value > high)):
+        return f"is out of range; allowed {_allowed(meta)}"
+    return None
+
+
+def check_bounds(config: Config) -> None:
+    """Check every numeric setting of a `Config`, however it was built, against the
+    same bounds `load_config` applies; raise `ConfigError` naming the first bad key."""
+
+    def walk(obj: Any, prefix: str) -> None:
+        for f in fields(obj):
+            if f.metadata.get("internal"):
+                continue
+            value = getattr(obj, f.name)
+            if is_dataclass(value):
+                walk(value, f"{prefix}{f.name}.")
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                problem = _out_of_bounds(value, f.metadata)
+                if problem is not None:
+                    key = f"{prefix}{f.name}"
+                    raise ConfigError(f"{key} = {value!r} {problem}", key=key)
+
+    walk(config, "")
 
 
 def _build(cls: type[Any], data: Mapping[str, Any], prefix: str) -> Any:
@@ -313,6 +368,15 @@ def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None
             raise ConfigError(f"config file {path} is not readable (permission denied)") from None
         except tomllib.TOMLDecodeError as err:
             raise ConfigError(f"config file {path} is not valid TOML: {err}") from None
+        except UnicodeDecodeError as err:
+            raise ConfigError(
+                f"config file {path} is not valid UTF-8 (bad byte at offset {err.start}); "
+                "a TOML file must be UTF-8 text"
+            ) from None
+        except OSError as err:
+            raise ConfigError(
+                f"config file {path} cannot be read ({os.strerror(err.errno or 0)})"
+            ) from None
     return parse_config(data, source=source, env=env, overrides=overrides)
 
 

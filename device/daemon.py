@@ -1,9 +1,11 @@
 """The daemon: `run` in the foreground, `stop` from another shell, `status` beside it.
 
-`run` takes the root lock (`<root>/daemon.lock`, `fcntl.flock`; the kernel drops it
-if the process dies, so a SIGKILL leaves no stale lock), opens the `Runtime` with
-its worker, and writes `<root>/daemon/status.json` atomically at start, after every
-round and at exit; each round worth keeping is appended to `<root>/reports/`.
+`run` takes the root lock (`device.lock`: `fcntl.flock` on the root directory and on
+`<root>/daemon.lock`; the kernel drops it if the process dies, so a SIGKILL leaves no
+stale lock, and the daemon recreates `daemon.lock` if it is removed), opens the
+`Runtime` with its worker, and writes `<root>/daemon/status.json` atomically at
+start, after every round and at exit (a fresh snapshot taken once the worker has
+stopped); each round worth keeping is appended to `<root>/reports/`.
 A failure to write either (a full disk) is logged by code and the daemon keeps
 running: intake must not stop because its status could not be shown.
 SIGTERM or SIGINT stops it gracefully: the worker cancels an in-flight model call
@@ -29,11 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import CompanionMemoryError
 from device.cli import Invocation
-from device.errors import RootBusyError
+from device.errors import RootBusyError, RootError
 from device.output import print_json, say
 
 if TYPE_CHECKING:
     from agent.report import RoundReport
+    from device.lock import RootLock
     from device.runtime import Runtime
 
 
@@ -52,17 +55,30 @@ def cmd_run(inv: Invocation) -> int:
     if not getattr(inv.args, "log_level", None) and not inv.env.get("COMPANION_MEMORY_LOG_LEVEL"):
         setup_logging(config.log_level)
     root = prepare_root(inv.root)
-    with RootLock(root, "run"):
-        asyncio.run(serve(config, root))
+    with RootLock(root, "run") as lock:
+        asyncio.run(serve(config, root, lock=lock))
     return 0
 
 
+# How often the daemon checks that `daemon.lock` still names the file it holds.
+LOCK_CHECK_INTERVAL_S = 2.0
+
+
 async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
-                stop: asyncio.Event | None = None) -> None:
-    """Run until SIGTERM/SIGINT (or `stop` is set); the caller holds the root lock."""
+                stop: asyncio.Event | None = None, lock: RootLock | None = None,
+                provider: Any = None) -> None:
+    """Run until SIGTERM/SIGINT (or `stop` is set); the caller holds the root lock.
+
+    With `lock`, its file is checked every `LOCK_CHECK_INTERVAL_S` and recreated when
+    removed; when another process holds the file at that name the daemon stops.
+    `provider` replaces the configured model provider (for hosts and tests)."""
+    from device.config import check_bounds
     from device.logs import fields, get_logger
     from device.runtime import Runtime
 
+    # A Config built in code skips the file's validation; a NaN or zero delay would
+    # make the loops below spin without ever reaching the signal handlers.
+    check_bounds(config)
     log = get_logger("daemon")
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -74,8 +90,12 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
         except (NotImplementedError, RuntimeError, ValueError):
             pass
     started_at = datetime.now(UTC).isoformat()
+    watcher: asyncio.Task[None] | None = None
+    if lock is not None:
+        watcher = asyncio.create_task(_watch_lock(lock, stop), name="lock-watch")
     try:
-        async with Runtime(config, root=root, start_worker=True) as runtime:
+        async with Runtime(config, root=root, start_worker=True,
+                           provider=provider) as runtime:
             log.info("daemon started", extra=fields(pid=os.getpid(), root=str(root)))
             await runtime.monitor.check()  # level known (and intake paused if low) from the start
             try:
@@ -86,21 +106,51 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
                 ready.set()
             await _watch_rounds(runtime, stop, started_at)
             log.info("daemon stopping", extra=fields(pid=os.getpid()))
-        # The runtime is closed: nothing is in flight. Record the final state.
-        from device.reports import read_status, write_status
-        from storage.fs import RealFileSystem
-
-        fs = RealFileSystem()
-        try:
-            last = await asyncio.to_thread(read_status, fs, root) or {}
-            last.update({"state": "stopped", "stopped_at": datetime.now(UTC).isoformat()})
-            await asyncio.to_thread(write_status, fs, root, last)
-        except Exception as exc:  # a clean shutdown stays clean on a full disk
-            _log_status_failure(exc)
+            # Stop the worker first (an in-flight model call is cancelled and its batch
+            # commits nothing), then record the figures as they are now: pending,
+            # cursors and gaps may have moved since the last round's snapshot.
+            await runtime.worker.stop()
+            try:
+                await _publish_status(runtime, "stopped", started_at,
+                                      stopped_at=datetime.now(UTC).isoformat())
+            except Exception as exc:  # a clean shutdown stays clean on a full disk
+                _log_status_failure(exc)
         log.info("daemon stopped", extra=fields(pid=os.getpid()))
     finally:
+        if watcher is not None:
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
         for sig in installed:
             loop.remove_signal_handler(sig)
+
+
+async def _watch_lock(lock: RootLock, stop: asyncio.Event) -> None:
+    """Keep `daemon.lock` naming the file this daemon holds (so `status` and `stop`
+    find it), and stop the daemon if another process holds that name now."""
+    from device.lock import LockCheck
+    from device.logs import fields, get_logger
+
+    log = get_logger("daemon")
+    reported = False
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), LOCK_CHECK_INTERVAL_S)
+        if stop.is_set():
+            return
+        found = await asyncio.to_thread(lock.verify)
+        if found is LockCheck.RECREATED:
+            log.warning("lock file was removed or replaced; recreated it",
+                        extra=fields(path=str(lock.path)))
+            reported = False
+        elif found is LockCheck.UNREPAIRABLE and not reported:
+            log.error("lock file cannot be recreated; the root stays locked through its "
+                      "directory", extra=fields(path=str(lock.path)))
+            reported = True
+        elif found is LockCheck.LOST:
+            log.error("another process holds the lock file now; stopping",
+                      extra=fields(path=str(lock.path)))
+            stop.set()
+            return
 
 
 async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) -> None:
@@ -154,7 +204,8 @@ def _worth_keeping(report: RoundReport) -> bool:
     return False
 
 
-async def _publish_status(runtime: Runtime, state: str, started_at: str) -> None:
+async def _publish_status(runtime: Runtime, state: str, started_at: str,
+                          stopped_at: str | None = None) -> None:
     from device.reports import write_status
 
     snapshot = await runtime.status()
@@ -166,6 +217,8 @@ async def _publish_status(runtime: Runtime, state: str, started_at: str) -> None
         "started_at": started_at,
         "updated_at": datetime.now(UTC).isoformat(),
     })
+    if stopped_at is not None:
+        snapshot["stopped_at"] = stopped_at
     await asyncio.to_thread(write_status, runtime.fs, runtime.root, snapshot)
 
 
@@ -174,10 +227,31 @@ async def publish_idle_status(runtime: Runtime, command: str) -> None:
     the root with no daemon running, so `status` shows fresh pending, cursors and gaps.
 
     The last round and the daemon's start time survive from the previous file when
-    the command ran no round. Cancellation leaves the previous file in place."""
-    from device.reports import read_status, write_status
+    the command ran no round. Cancellation leaves the previous file in place.
 
-    previous = await asyncio.to_thread(read_status, runtime.fs, runtime.root) or {}
+    The command's work is committed before this runs, so a failure here (a corrupt
+    or unwritable status file, a full disk) never fails the command: it is logged by
+    code and told on stderr in one line, and a corrupt file is replaced."""
+    try:
+        await _publish_idle_status(runtime, command)
+    except Exception as exc:
+        from device.output import warn
+
+        _log_status_failure(exc)
+        code = exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
+        warn(f"companion-memory: {command}: the work is committed, but the status file was "
+             f"not updated ({code}); `status` shows older figures until the next command")
+
+
+async def _publish_idle_status(runtime: Runtime, command: str) -> None:
+    from device.reports import StatusFileError, read_status, write_status
+
+    try:
+        previous = await asyncio.to_thread(read_status, runtime.fs, runtime.root) or {}
+    except StatusFileError:  # unreadable: the fresh snapshot below replaces it
+        previous = {}
+    if runtime.monitor.last_report is None:  # no round ran: read the real level now
+        await runtime.monitor.check()
     snapshot = await runtime.status()
     gaps = await runtime.context.gaps()
     snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
@@ -204,7 +278,13 @@ def cmd_stop(inv: Invocation) -> int:
         else:
             say(f"no daemon is running on {root}")
         return 0
-    if holder.command != "run" or not isinstance(holder.pid, int):
+    if not holder.known or holder.pid is None:
+        raise RootBusyError(
+            f"root {root} is locked by a companion-memory process that cannot be named (its "
+            "lock file holds no pid yet, or was removed); nothing was signalled; try again "
+            "in a moment", pid=None, command=None,
+        )
+    if holder.command != "run":
         raise RootBusyError(
             f"root {root} is in use by `companion-memory {holder.command}` (pid {holder.pid}), "
             "not by a daemon; nothing to stop", pid=holder.pid, command=holder.command,
@@ -230,20 +310,32 @@ def cmd_stop(inv: Invocation) -> int:
 
 def cmd_status(inv: Invocation) -> int:
     from device.lock import read_holder
-    from device.reports import read_status
+    from device.reports import StatusFileError, read_status
     from device.root import check_root
     from storage.fs import RealFileSystem
 
     root = inv.root
     exists = check_root(root)  # a file or a stranger's directory: exit 2, not "no status"
-    holder = read_holder(root) if exists else None
-    snapshot = read_status(RealFileSystem(), root) if exists else None
+    problems: list[str] = []
+    holder = None
+    snapshot = None
+    if exists:
+        try:
+            holder = read_holder(root)
+        except RootError as err:  # e.g. daemon.lock is a directory: say so, show the rest
+            problems.append(err.reason)
+        try:
+            snapshot = read_status(RealFileSystem(), root)
+        except StatusFileError as err:
+            problems.append(err.reason)
     running = holder is not None and holder.command == "run"
     data: dict[str, Any] = {
         "root": str(root),
         "running": running,
         "pid": holder.pid if running and holder else None,
-        "busy_with": holder.command if holder and not running else None,
+        "busy_with": (holder.command or "an unnamed process") if holder and not running
+        else None,
+        "problems": problems,
     }
     if snapshot:
         snapshot.get("gaps", {}).pop("all", None)
@@ -264,6 +356,8 @@ def _print_status(data: dict[str, Any], have_snapshot: bool) -> None:
         say(f"daemon: not running; root busy with `{data['busy_with']}` ({data['root']})")
     else:
         say(f"daemon: not running ({data['root']})")
+    for problem in data["problems"]:
+        say(f"problem: {problem}")
     if not have_snapshot:
         say("no status yet: the daemon has not run on this root")
         return

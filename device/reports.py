@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from core.clock import Clock
+from core.errors import CompanionMemoryError
 from storage.atomic import ensure_dir, read_json, write_json_atomic
 from storage.fs import FileSystem
 from storage.monitor import CleanResult, StorageLevel
@@ -94,7 +95,21 @@ def write_status(fs: FileSystem, root: Path, snapshot: dict[str, Any]) -> None:
     write_json_atomic(fs, str(path), orjson.loads(orjson.dumps(snapshot, default=str)))
 
 
+class StatusFileError(CompanionMemoryError):
+    """`daemon/status.json` cannot be read: not JSON, not an object, or not a regular
+    file. It is derived data (rewritten after every round and one-shot command)."""
+
+    code = "bad_status_file"
+
+
 def read_status(fs: FileSystem, root: Path) -> dict[str, Any] | None:
-    """The last status the daemon wrote, or None."""
-    value = read_json(fs, str(status_path(root)))
+    """The last status the daemon wrote, or None; `StatusFileError` when it is damaged."""
+    path = status_path(root)
+    try:
+        value = read_json(fs, str(path))
+    except CompanionMemoryError as err:
+        raise StatusFileError(
+            f"the status file {path} cannot be read ({err.code}); it is rewritten after the "
+            "next round or writing command, or remove it"
+        ) from None
     return value if isinstance(value, dict) else None

@@ -5,14 +5,17 @@ else `/userdata/agent/memory` where that directory exists (the device), else the
 XDG data home (`$XDG_DATA_HOME/companion-memory`, `~/.local/share/companion-memory`).
 
 A root is ours when it is empty, missing, or holds our marker file
-`companion-memory.root` (written on first use). A non-empty directory without
-the marker is refused, so a mistyped `--root /home/me` never gets our files.
+`companion-memory.root` (a regular file, written on first use). A non-empty
+directory without the marker is refused, even one holding only names we use,
+so a mistyped `--root /home/me` never gets our files and a planted `config.toml`
+is never loaded.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -23,7 +26,9 @@ from device.errors import RootError
 DEVICE_ROOT = Path("/userdata/agent/memory")
 MARKER = "companion-memory.root"
 ROOT_FORMAT = 1
-# Entries a root made by an older build (before the marker) may hold.
+# Names a root of ours holds. They only shape the refusal message: a directory
+# holding nothing but these names is still refused without the marker, since any
+# program (or person) can create a `config.toml` or a `notifications/` folder.
 _OUR_ENTRIES = frozenset(
     {MARKER, "notifications", "episodes", "memory.sqlite3", "memory.sqlite3-wal",
      "memory.sqlite3-shm", "reports", "daemon", "daemon.lock", "config.toml", "models"}
@@ -32,8 +37,14 @@ _OUR_ENTRIES = frozenset(
 
 def resolve_root(cli_root: str | None, env: Mapping[str, str],
                  device_root: Path = DEVICE_ROOT) -> Path:
-    """The root directory to use (not created, not checked)."""
-    if cli_root:
+    """The root directory to use (not created, not checked).
+
+    An empty `--root` is refused rather than read as "not given": a script whose
+    variable came out empty must not write into the default root."""
+    if cli_root is not None:
+        if not cli_root.strip():
+            raise RootError("--root is empty; pass a directory (or leave --root out to use "
+                            "$COMPANION_MEMORY_ROOT or the default root)")
         return Path(cli_root).expanduser().absolute()
     if env.get("COMPANION_MEMORY_ROOT"):
         return Path(env["COMPANION_MEMORY_ROOT"]).expanduser().absolute()
@@ -54,8 +65,10 @@ def check_root(root: Path) -> bool:
         entries = set(os.listdir(root))
     except PermissionError:
         raise RootError(f"root {root} is not readable (permission denied)") from None
-    if not entries or MARKER in entries:
-        return bool(entries)
+    if not entries:
+        return False
+    if MARKER in entries and _is_marker_file(root / MARKER):
+        return True
     strangers = sorted(entries - _OUR_ENTRIES)
     if strangers:
         shown = ", ".join(strangers[:3]) + (", ..." if len(strangers) > 3 else "")
@@ -63,7 +76,19 @@ def check_root(root: Path) -> bool:
             f"root {root} is not a companion-memory root (it holds {shown}); "
             "pass an empty or new directory with --root"
         )
-    return True
+    raise RootError(
+        f"root {root} is not a companion-memory root (it has no {MARKER} marker file); "
+        "pass an empty or new directory with --root, or, if it really is a root of ours "
+        f"whose marker was lost, create the marker: touch {root / MARKER}"
+    )
+
+
+def _is_marker_file(path: Path) -> bool:
+    """The marker counts only as a regular file (never a link, a folder or a device)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def require_existing_root(root: Path) -> Path:
@@ -77,6 +102,19 @@ def require_existing_root(root: Path) -> Path:
     return root
 
 
+def _create_fresh(path: Path, data: bytes) -> None:
+    """Write `data` to a new file at `path`; whatever was at that name (a stale file,
+    or a link planted there) is removed first, never written through."""
+    if os.path.lexists(path):
+        path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                 0o644)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
 def prepare_root(root: Path) -> Path:
     """Check the root, create it and its marker if needed, and prove it is writable.
 
@@ -87,12 +125,13 @@ def prepare_root(root: Path) -> Path:
     try:
         root.mkdir(parents=True, exist_ok=True)
         marker = root / MARKER
-        if not marker.exists():
+        if not os.path.lexists(marker):
             tmp = root / (MARKER + ".tmp")
-            tmp.write_bytes(orjson.dumps({"format": ROOT_FORMAT, "product": "companion-memory"}))
+            _create_fresh(tmp, orjson.dumps({"format": ROOT_FORMAT,
+                                             "product": "companion-memory"}))
             os.replace(tmp, marker)
         probe = root / ".write-probe"
-        probe.write_bytes(b"")
+        _create_fresh(probe, b"")
         probe.unlink()
     except OSError as err:
         if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):

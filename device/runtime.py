@@ -51,7 +51,7 @@ from agent.worker import MemoryWorker
 from ble.events import NotificationEvent
 from ble.ring import EventRing
 from core.clock import Clock, SystemClock
-from device.config import Config
+from device.config import Config, check_bounds
 from device.errors import DeviceError
 from device.link import Connect, PhoneLinkService
 from device.reports import ReportsCleaner
@@ -176,8 +176,11 @@ class Runtime:
         """Wire and open every part; on any failure close what was opened and re-raise."""
         if self._state is not RuntimeState.UNOPENED:
             raise RuntimeStateError(f"a runtime can be opened once (it is {self._state.value})")
-        self._state = RuntimeState.OPENING
         cfg = self.config
+        # A Config built in code gets the bounds a TOML file gets (off the loop: the
+        # zone check reads tz data).
+        await asyncio.to_thread(check_bounds, cfg)
+        self._state = RuntimeState.OPENING
         try:
             async with AsyncExitStack() as stack:
                 await asyncio.to_thread(prepare_root, self.root)
@@ -366,9 +369,23 @@ class Runtime:
         return self.ring.publish(event)
 
     async def feed(self, events: Iterable[NotificationEvent]) -> FeedTotals:
-        """Publish `events` and persist them (consume) in ring-sized chunks, as BLE would."""
+        """Publish `events` and persist them (consume) in ring-sized chunks, as BLE would.
+
+        The storage level is checked first, as the worker's storage step does before
+        intake: at CRITICAL or EMERGENCY (or when free space cannot be read) no event
+        is taken in and the totals say `refused` with the level. Events the log
+        already holds are counted as duplicates and never stored again."""
         self._require_open()
+        if self.monitor.last_report is None:
+            await self.monitor.check()
         totals = FeedTotals()
+        if not self.monitor.intake_allowed:
+            totals.paused = True
+            totals.refused = (
+                "unknown (free space cannot be read)" if self.monitor.degraded
+                else self.monitor.level.label
+            )
+            return totals
         chunk = max(1, min(self.config.intake.consume_limit, self.config.intake.ring_capacity))
         pending = 0
         for event in events:
@@ -389,6 +406,7 @@ class Runtime:
             result: ConsumeResult = await self.context.consume(self.config.intake.consume_limit)
             totals.persisted += result.persisted
             totals.lost += result.lost
+            totals.duplicates += result.duplicates
             if result.paused:
                 totals.paused = True
                 return
@@ -426,9 +444,10 @@ class Runtime:
 
 
 class FeedTotals:
-    """What a feed did: events published, replays dropped, records persisted, ring losses."""
+    """What a feed did: events published, replays dropped (by the ring's window or because
+    the log already holds them), records persisted, ring losses."""
 
-    __slots__ = ("duplicates", "lost", "paused", "persisted", "published")
+    __slots__ = ("duplicates", "lost", "paused", "persisted", "published", "refused")
 
     def __init__(self) -> None:
         self.published = 0
@@ -436,6 +455,8 @@ class FeedTotals:
         self.persisted = 0
         self.lost = 0
         self.paused = False
+        self.refused: str | None = None
+        """The storage level that refused the whole feed before it began, if one did."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -444,4 +465,5 @@ class FeedTotals:
             "persisted": self.persisted,
             "lost": self.lost,
             "paused": self.paused,
+            "refused_at_level": self.refused,
         }

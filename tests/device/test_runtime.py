@@ -20,6 +20,7 @@ from device.errors import ConfigError, RootError
 from memory.records import Tier
 from storage.fs import RealFileSystem, StorageIOError
 from storage.monitor import FakeDiskProbe
+from tests.device.test_cli import EPISODE
 
 REPO = Path(__file__).resolve().parents[2]
 START = datetime(2026, 3, 12, 9, 0, tzinfo=UTC)
@@ -70,8 +71,6 @@ async def test_hooks_end_to_end(tmp_path: Path) -> None:
 
 
 async def test_record_episode_hook_and_device_tier(tmp_path: Path) -> None:
-    from tests.device.test_cli import EPISODE
-
     async with Runtime(root=tmp_path / "root", start_worker=False) as runtime:
         result = await runtime.record_episode(dict(EPISODE))
         assert result.eligible and not result.duplicate
@@ -151,3 +150,16 @@ def test_readme_embedding_example_runs(tmp_path: Path) -> None:
                           env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     assert "Dinner on Saturday" in proc.stdout or "dinner" in proc.stdout.lower()
+
+
+async def test_a_config_built_in_code_is_checked_like_a_file(tmp_path: Path) -> None:
+    import dataclasses
+
+    bad = dataclasses.replace(QUICK, worker=dataclasses.replace(QUICK.worker,
+                                                                idle_delay_s=float("nan")))
+    runtime = Runtime(bad, root=tmp_path / "root", probe=FakeDiskProbe(free_bytes=4 << 30))
+    with pytest.raises(ConfigError, match=r"worker\.idle_delay_s"):
+        await runtime.open()
+    assert runtime.state is RuntimeState.UNOPENED
+    # Refused before anything was written.
+    assert not await asyncio.to_thread((tmp_path / "root").exists)

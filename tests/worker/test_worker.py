@@ -181,8 +181,9 @@ async def test_register_rules_and_stop_is_idempotent() -> None:
         worker.register(Recorder("a", []))
     with pytest.raises(WorkerError, match="name"):
         worker.register(object())  # type: ignore[arg-type]
-    with pytest.raises(WorkerError, match="positive"):
-        MemoryWorker(clock=clock, idle_delay=0)
+    for bad in (0, -1.0, float("nan"), float("inf"), True):
+        with pytest.raises(WorkerError, match="finite, positive"):
+            MemoryWorker(clock=clock, idle_delay=bad)
     await worker.start()
     with pytest.raises(WorkerError, match="before start"):
         worker.register(Recorder("b", []))

@@ -12,6 +12,10 @@ per schema, reset per call) and a greedy decoding loop written for two things
   about the single best token first and widen (64, 4,096, then all tokens)
   only when it is rejected. The result is the same token, at a fraction of
   the cost.
+- Fixed text fed, not sampled. Most of a contract answer is forced by its schema
+  (keys, punctuation, constant anchors, the tail of an enum value): `forced.py`
+  says what must come next, the grammar checks each of those tokens, and they
+  are evaluated together like prompt text rather than one decoding step each.
 - Cancellation and deadlines between tokens. The prompt is evaluated in
   chunks of `PROMPT_CHUNK` tokens and the loop checks the job's cancel flag
   and deadline before every chunk and every token, so a cancel stops work
@@ -23,6 +27,7 @@ prefix (the system prompt of a scenario is the same every batch).
 
 from __future__ import annotations
 
+import codecs
 import ctypes
 import os
 import threading
@@ -32,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.model.forced import Cursor, Skeleton
 from agent.model.llama_buffers import (
     BufferPlan,
     cpu_extra_buffer_types,
@@ -91,6 +97,7 @@ class Generation:
     generate_s: float
     picks_at_width: dict[int, int]
     stopped: str  # "eog" | "max_tokens"
+    forced_tokens: int = 0  # of completion_tokens, fed as fixed text rather than sampled
 
 
 def check_gguf_file(path: str) -> int:
@@ -145,6 +152,7 @@ class LlamaEngine:
         seed: int,
         monotonic: Callable[[], float] = time.monotonic,
         buffer_plan: BufferPlan | None = None,
+        feed_fixed_text: bool = True,
     ) -> None:
         import llama_cpp
         import numpy as np
@@ -184,6 +192,8 @@ class LlamaEngine:
         self._bos = self._token_text(self.llm.token_bos())
         self._eos = self._token_text(self.llm.token_eos())
         self._grammars: OrderedDict[str, Any] = OrderedDict()
+        self._skeletons: OrderedDict[str, Skeleton | None] = OrderedDict()
+        self.feed_fixed_text = feed_fixed_text
         dtype = np.dtype([("id", np.intc), ("logit", np.single), ("p", np.single)], align=True)
         self._buf = (llama_cpp.llama_token_data * self.n_vocab)()
         self._cand: Any = np.frombuffer(self._buf, dtype=dtype)  # type: ignore[call-overload]
@@ -265,6 +275,44 @@ class LlamaEngine:
                 return int(cand["id"][index])
         raise ModelOutputError("the grammar admits no next token; the schema may be unsatisfiable")
 
+    def _admits(self, grammar: Any, token: int) -> bool:
+        """Whether the grammar, in its current state, accepts `token` next."""
+        cand = self._cand
+        cand["id"][0] = token
+        cand["logit"][0] = 0.0
+        cand["p"][0] = 0.0
+        self._arr.size = 1
+        self._arr.selected = -1
+        self._arr.sorted = False
+        self._lib.llama_sampler_apply(grammar, ctypes.byref(self._arr))
+        return bool(self._np.isfinite(cand["logit"][0]))
+
+    def _skeleton(self, schema: dict[str, Any]) -> Skeleton | None:
+        key = schema_key(schema)
+        if key not in self._skeletons:
+            self._skeletons[key] = Skeleton.of(schema)
+            while len(self._skeletons) > _GRAMMAR_CACHE:
+                self._skeletons.popitem(last=False)
+        return self._skeletons[key]
+
+    def _fixed_tokens(self, cursor: Cursor, grammar: Any, room: int) -> list[int]:
+        """The tokens of the text the schema forces next, each accepted by the grammar
+        (and so consumed by it); stops at the first token it refuses or at `room`."""
+        text = cursor.forced()
+        if not text or room < 1:
+            return []
+        tokens: list[int] = self.llm.tokenize(text.encode("utf-8"), add_bos=False,
+                                              special=False)
+        if self.llm.detokenize(tokens).decode("utf-8", errors="replace") != text:
+            return []  # this tokenizer does not spell the text back the same way alone
+        taken: list[int] = []
+        for token in tokens[:room]:
+            if not self._admits(grammar, token):
+                break
+            self._lib.llama_sampler_accept(grammar, token)
+            taken.append(token)
+        return taken
+
     def _check(self, job: Job) -> None:
         if job.cancel_event.is_set():
             job.stopped_at = self._monotonic()
@@ -311,9 +359,14 @@ class LlamaEngine:
                 code="prompt_too_long",
             )
         grammar = self._grammar(job.schema) if job.schema is not None else None
+        skeleton = (self._skeleton(job.schema)
+                    if job.schema is not None and self.feed_fixed_text else None)
+        cursor = skeleton.cursor() if skeleton is not None else None
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         np = self._np
         widths: dict[int, int] = {}
         out: list[int] = []
+        forced = 0
         started = self._monotonic()
         try:
             reused = self._prefill(tokens, job)
@@ -321,6 +374,20 @@ class LlamaEngine:
             stopped = "max_tokens"
             while len(out) < limit:
                 self._check(job)
+                if cursor is not None and not cursor.lost:
+                    if cursor.done:
+                        stopped = "eog"  # the answer is complete: only the end may follow
+                        break
+                    fixed = self._fixed_tokens(cursor, grammar, limit - len(out))
+                    if fixed:
+                        out.extend(fixed)
+                        forced += len(fixed)
+                        job.completion_tokens = len(out)
+                        cursor.advance(decoder.decode(self.llm.detokenize(fixed)))
+                        for start in range(0, len(fixed), PROMPT_CHUNK):
+                            self._check(job)
+                            self.llm.eval(fixed[start : start + PROMPT_CHUNK])
+                        continue
                 pointer = self._lib.llama_get_logits_ith(self.llm.ctx, -1)
                 logits = np.ctypeslib.as_array(pointer, shape=(self.n_vocab,))
                 token = self._pick(logits, grammar, widths)
@@ -331,6 +398,8 @@ class LlamaEngine:
                     self._lib.llama_sampler_accept(grammar, token)
                 out.append(token)
                 job.completion_tokens = len(out)
+                if cursor is not None:
+                    cursor.advance(decoder.decode(self.llm.detokenize([token])))
                 self.llm.eval([token])
         except GenerationCancelled:
             raise
@@ -348,6 +417,7 @@ class LlamaEngine:
             generate_s=finished - prefilled,
             picks_at_width=widths,
             stopped=stopped,
+            forced_tokens=forced,
         )
 
     def close(self) -> None:

@@ -58,7 +58,7 @@ from device.runtime import Runtime  # noqa: E402
 from memory.secrets import normalize_digits  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "secrets"
-PARTS = ("tune", "seen", "holdout")
+PARTS = ("tune", "seen", "holdout", "blind")
 POSTED = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 SECRET_REASONS = REDACTABLE | {"secret_private_key", "secret_seed_phrase"}
 _SEPARATORS = re.compile(r"[^0-9a-z\u00c0-\uffff]+")

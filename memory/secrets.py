@@ -81,6 +81,7 @@ _API_KEY = re.compile(
     | \bxox[abposre]-[a-z0-9-]{10,}                   # Slack
     | \bxapp-[a-z0-9-]{10,}
     | \b(?:akia|asia|agpa|aida|aroa)[0-9a-z]{16}\b    # AWS key ids
+    | \bltai[0-9a-z]{12,30}\b                        # Alibaba Cloud AccessKey ids
     | \baiza[0-9a-z_-]{35}                            # Google API key
     | \bhf_[a-z0-9]{30,}                              # Hugging Face
     | \bsg\.[a-z0-9_-]{16,}\.[a-z0-9_-]{16,}          # SendGrid
@@ -89,7 +90,7 @@ _API_KEY = re.compile(
     | \b(?:api[_ -]?(?:key|token|secret)|access[_ -]?(?:key|token)|auth[_ -]?token
          |secret[_ -]?(?:access[_ -]?)?key|client[_ -]?secret|bearer|token|api-schlüssel
          |clé\ api|chiave\ api|clave\ de\ api|clave\ api)
-      ["']?(?:\s+(?:is|ist|lautet|est|è|es))?\s*[:=]?\s*["']?
+      (?:\s*id)?["']?(?:\s+(?:is|ist|lautet|est|è|es))?\s*[:=：]?\s*["']?
       (?=[a-z0-9_\-+/=.]*\d)(?=[a-z0-9_\-+/=.]*[a-z])[a-z0-9_\-+/=.]{16,}
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -221,17 +222,20 @@ _PASSWORD_WORD = re.compile(
     r"(?<![^\W\d_])(?:[^\W\d_]{0,16}?(?:passwort|password|kennwort|wachtwoord|lösenord|passord"
     r"|adgangskode|kodeord|contraseña|contrasena|parola\s+d'ordine|mot\s+de\s+passe|mdp|pwd?|passphrase"
     r"|heslo|hasło|haslo|senha|salasana|jelszó|parolă|lozinka|geslo|şifre|sifre|пароль"
-    r"|wlan-schlüssel|wifi\s+key|wi-fi\s+key|パスワード|密码|비밀번호)"
+    r"|wlan-schlüssel|wifi\s+key|wi-fi\s+key|clé\s+(?:du\s+)?wi-?fi|clé\s+wpa"
+    r"|clave\s+(?:del\s+)?wi-?fi|chiave\s+(?:del\s+)?wi-?fi|wi-?fi-?(?:sleutel|nøgle|nøkkel"
+    r"|nyckel|kode|koden)|パスワード|密码|비밀번호)"
     r"(?:et|en|n|a|si|niz|nizi|ni|u|em|y|ом|я)?)(?![^\W\d_])",
     re.IGNORECASE,
 )
 _PASSWORD_HINT = re.compile(
     r"pass|pw|kennw|wacht|lösen|kode|contrase|mot\s+de|mdp|hesl|hasł|hasl|senha|salas|jelsz"
-    r"|parol|lozink|gesl|şifre|sifre|пароль|wlan|wifi|wi-fi|secret|geheim|パスワード|密码|비밀번호",
+    r"|parol|lozink|gesl|şifre|sifre|пароль|wlan|wifi|wi-fi|secret|geheim|clé|clave|chiave"
+    r"|パスワード|密码|비밀번호",
     re.IGNORECASE,
 )
 """A cheap first look: text without any of these stems has no password word."""
-_SECRET_WORD = re.compile(r"(?<![^\W\d_])(?:secret|geheimnis|client\s+secret)\s*[:=]\s*",
+_SECRET_WORD = re.compile(r"(?<![^\W\d_])(?:secret|geheimnis|client\s+secret)\s*[:=：]\s*",
                           re.IGNORECASE)
 _COPULA = re.compile(
     r"\s*(?:[:=：]|\b(?:is|ist|lautet|lauten|est|è|es|é|är|er|jest|je|on|is\s+now|ist\s+jetzt"
@@ -358,7 +362,8 @@ _KEYWORD = re.compile(
       | passcode | key\s*box | lock\s*box | schlüsselbox | schlüsselsafe | boîte\s+à\s+clés
       | clave | senha | hasło | şifre(?:niz|n)? | пин | код(?:а|ом)? | пароль | blik
       | tunnusluku | engångskod | engangskode | engangskoden | token | szyfr(?:u|em)?
-      | kombinacj[aię] | kombinace | kombinaci
+      | kombinacj[aię] | kombinace | kombinaci | combinaci[oó]n | combinação | combinatie
+      | kombinasjon(?:en)? | kombinationen | cryptogramme(?:\s+visuel)?
     )
     """,
     re.IGNORECASE | re.VERBOSE,
@@ -466,22 +471,40 @@ def _keyword_ok(match: re.Match[str], text: str) -> bool:
     return _NOT_SECRET_FOLLOWER.match(text, match.end()) is None
 
 
+_LATER_VALUE = re.compile(
+    rf"[^\n.!?。！？]{{0,100}}?(?:[:=：]|\b(?:is|ist|lautet|est|è|es|é|är|er|jest|je|on)\b)"
+    rf"\s*:?\s*(?:G-)?(?P<value>{_DIGITS}|{_MIXED})",
+    re.IGNORECASE,
+)
+"""A code word's value further on in its sentence, after a colon or "is": the words in
+between may hold numbers ("... de 120,00 EUR en TIENDA ONLINE es 837461")."""
+_LATER_COPULA = re.compile(r"[^\n.!?:=：]{0,40}?(?=[:=：]|\b(?:is|ist|lautet|est|è|es|é|är|er"
+                           r"|jest|je|heißt)\b)", re.IGNORECASE)
+
+
 def _code_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     keywords = list(_KEYWORD.finditer(text))
     for match in keywords:
         if not _keyword_ok(match, text):
             continue
+        later = _LATER_VALUE.match(text, match.end())
+        if later is not None:
+            spans.append((later.start("value"), later.end("value"), "secret_code"))
         value = _VALUE.match(text, match.end())
         if value is not None:
             spans.append((value.start("value"), value.end("value"), "secret_code"))
+            continue
+        if later is not None:
             continue
         caps = _CAPS_VALUE.match(text, match.end())
         if caps is not None:
             spans.append((caps.start("value"), caps.end("value"), "secret_code"))
             continue
-        copula = _COPULA.match(text, match.end())
-        if copula is not None and copula.end() > match.end():
+        gap = _LATER_COPULA.match(text, match.end())
+        start = gap.end() if gap is not None else match.end()
+        copula = _COPULA.match(text, start)
+        if copula is not None and copula.end() > start:
             found = _value_span(text, copula.end())
             if found is not None and _password_like(text[found[0]:found[1]]):
                 spans.append((*found, "secret_code"))

@@ -160,7 +160,10 @@ def render_items(items: Sequence[BatchItem], zone: tzinfo) -> str:
     """The user message: each item with its local weekday and time, and its related set."""
     lines: list[str] = []
     for index, item in enumerate(items, 1):
-        local = item.posted_at.astimezone(zone)
+        try:
+            local = item.posted_at.astimezone(zone)
+        except OverflowError:  # a line logged before times were bounded (year 9999)
+            local = item.posted_at
         head = f"ITEM {index} ({local:%a %Y-%m-%d %H:%M}) {item.app}"
         who = item.title.strip()
         text = " ".join(p for p in (item.subtitle, item.body) if p.strip()) or who

@@ -23,7 +23,12 @@ from ble.ancs.codec import (
     decode_text,
 )
 from ble.ancs.reassembler import AttributeResponse
-from ble.events import BODY_LIMIT_BYTES, TEXT_FIELD_LIMIT_BYTES
+from ble.events import (
+    BODY_LIMIT_BYTES,
+    EARLIEST_EVENT_TIME,
+    LATEST_EVENT_TIME,
+    TEXT_FIELD_LIMIT_BYTES,
+)
 
 A = NotificationAttributeID
 
@@ -62,8 +67,9 @@ def load_zone(zone: str) -> ZoneInfo:
 def parse_ancs_date(raw: bytes, zone: ZoneInfo) -> datetime | None:
     """`yyyyMMdd'T'HHmmSS` in the phone's local time -> UTC; None when empty.
 
-    A malformed date raises `AncsCodecError` (`ancs_bad_date`). In a DST fold the
-    earlier instant is taken.
+    A malformed date, or one outside the instants an event may carry (year 1 or 9999
+    cannot be moved between zones without overflowing), raises `AncsCodecError`
+    (`ancs_bad_date`). In a DST fold the earlier instant is taken.
     """
     if not raw:
         return None
@@ -79,7 +85,16 @@ def parse_ancs_date(raw: bytes, zone: ZoneInfo) -> datetime | None:
         raise AncsCodecError(
             "ancs_bad_date", "the Date attribute is not yyyyMMdd'T'HHmmSS"
         ) from None
-    return local.astimezone(UTC)
+    try:
+        instant = local.astimezone(UTC)
+    except OverflowError:
+        instant = None
+    if instant is None or not EARLIEST_EVENT_TIME <= instant < LATEST_EVENT_TIME:
+        raise AncsCodecError(
+            "ancs_bad_date",
+            "the Date attribute lies outside the years an event may carry (1900 to 8999)",
+        )
+    return instant
 
 
 @dataclass(frozen=True, slots=True)

@@ -238,3 +238,26 @@ def test_fuzz_valid_responses_random_splits(data: st.DataObject) -> None:
     assert DataSourceReassembler(request).feed(raw[:trunc]) is None
     with pytest.raises(AncsCodecError):
         DataSourceReassembler(request).feed(raw + b"\x07")
+
+
+@pytest.mark.parametrize("raw", [b"00010101T000000", b"99991231T235959", b"18991231T120000"])
+def test_an_ancs_date_at_the_edge_of_the_calendar_is_a_bad_date(raw: bytes) -> None:
+    from zoneinfo import ZoneInfo
+
+    from ble.ancs.normalize import parse_ancs_date
+
+    # Year 1 east of UTC and year 9999 west of it cannot even be moved to UTC.
+    for zone in ("Pacific/Kiritimati", "Pacific/Pago_Pago", "UTC"):
+        with pytest.raises(CodecError) as info:
+            parse_ancs_date(raw, ZoneInfo(zone))
+        assert info.value.code == "ancs_bad_date"
+
+
+def test_an_ordinary_ancs_date_is_moved_to_utc() -> None:
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from ble.ancs.normalize import parse_ancs_date
+
+    got = parse_ancs_date(b"20260310T183000", ZoneInfo("Europe/Berlin"))
+    assert got == datetime(2026, 3, 10, 17, 30, tzinfo=UTC)

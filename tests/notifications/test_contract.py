@@ -128,3 +128,13 @@ async def test_the_processor_applies_contract_answers(tmp_path: Path) -> None:
         party = live["Kita party with Mia"]
         assert party.expires_at is not None and party.expires_at > p.clock.now()
         assert any(text.startswith("Outlook") for text in live)  # the deterministic statement
+
+
+def test_an_item_at_the_end_of_the_calendar_renders_without_overflow() -> None:
+    from zoneinfo import ZoneInfo
+
+    from agent.notifications.contract import render_items
+
+    late = BatchItem(1, datetime(9999, 12, 31, 23, 0, tzinfo=UTC), "Mail", "A", "", "hi", ())
+    text = render_items([late], ZoneInfo("Pacific/Kiritimati"))  # UTC+14: past year 9999
+    assert "9999-12-31" in text

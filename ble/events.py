@@ -134,6 +134,7 @@ class NotificationEvent:
     posted_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     truncated: bool = False
     source: str = "feed"
+    _fingerprint: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def create(
@@ -229,18 +230,17 @@ class NotificationEvent:
         }
 
     def fingerprint(self) -> bytes:
-        """Content identity used by the replay window (not the link's own ids)."""
-        h = hashlib.blake2b(digest_size=16)
-        for part in (
-            self.kind.value,
-            self.key,
-            self.app_id,
-            self.title,
-            self.subtitle,
-            self.body,
-            self.category,
-            format_rfc3339(self.posted_at),
-        ):
-            h.update(part.encode("utf-8"))
-            h.update(b"\x00")
-        return h.digest()
+        """Content identity used by the replay window and the log's duplicate check (not
+        the link's own ids). Computed once per event: the ring and the log both ask."""
+        if self._fingerprint is not None:
+            return self._fingerprint
+        # One update over the parts each followed by a NUL: the same bytes, and so the
+        # same digest, as one update per part, at a fraction of the calls.
+        text = "\x00".join((
+            self.kind.value, self.key, self.app_id, self.title, self.subtitle, self.body,
+            self.category, format_rfc3339(self.posted_at),
+        )) + "\x00"
+        h = hashlib.blake2b(text.encode("utf-8"), digest_size=16)
+        digest = h.digest()
+        object.__setattr__(self, "_fingerprint", digest)  # a cache, not part of the value
+        return digest

@@ -38,12 +38,12 @@ def line_fingerprint(line: dict[str, Any]) -> bytes:
     event formats it), so the whole retained log can be fingerprinted at open
     without building an event per line.
     """
-    h = hashlib.blake2b(digest_size=16)
+    parts = []
     for name in _FINGERPRINT_FIELDS:
         value = line.get(name, "")
-        h.update(value.encode("utf-8") if isinstance(value, str) else b"")
-        h.update(b"\x00")
-    return h.digest()
+        parts.append(value if isinstance(value, str) else "")
+    text = "\x00".join(parts) + "\x00"
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
 class BatchNotContiguousError(CompanionMemoryError):

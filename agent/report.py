@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent.processor import ProcessorReport
+from companion_memory.agent.processor import ProcessorReport
 
 
 @dataclass(slots=True)

@@ -20,13 +20,13 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from agent.processor import BatchOutcome, ProcessorReport
-from core.clock import Clock
-from storage.monitor import CleanResult, StorageLevel, StorageMonitor
+from companion_memory.agent.processor import BatchOutcome, ProcessorReport
+from companion_memory.core.clock import Clock
+from companion_memory.storage.monitor import CleanResult, StorageLevel, StorageMonitor
 
 if TYPE_CHECKING:
-    from agent.notifications.context import NotificationContext
-    from memory.store import MemoryStore
+    from companion_memory.agent.notifications.context import NotificationContext
+    from companion_memory.memory.store import MemoryStore
 
 DEFAULT_RETENTION_DAYS: Mapping[StorageLevel, int] = {
     StorageLevel.NORMAL: 14,

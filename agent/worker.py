@@ -27,10 +27,10 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from agent.processor import BatchOutcome, Processor, ProcessorReport
-from agent.report import RoundReport
-from core.clock import Clock
-from core.errors import CompanionMemoryError
+from companion_memory.agent.processor import BatchOutcome, Processor, ProcessorReport
+from companion_memory.agent.report import RoundReport
+from companion_memory.core.clock import Clock
+from companion_memory.core.errors import CompanionMemoryError
 
 DEFAULT_IDLE_DELAY_S = 300.0
 """The design's five minutes without foreground activity before memory work runs."""

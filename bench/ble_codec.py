@@ -26,19 +26,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ble.ancs.codec import parse_notification_source
-from ble.ancs.normalize import notification_attribute_specs
-from ble.ancs.reassembler import (
+from companion_memory.ble.ancs.codec import parse_notification_source
+from companion_memory.ble.ancs.normalize import notification_attribute_specs
+from companion_memory.ble.ancs.reassembler import (
     AttributeRequest,
     DataSourceReassembler,
     encode_attribute_response,
 )
-from ble.ancs.session import AncsSession
-from ble.emulator.fake_iphone import FakeIphoneLink
-from ble.emulator.iphone_model import AncsPhoneModel, fragment
-from ble.events import NotificationEvent
-from ble.ring import EventRing
-from core.clock import FakeClock
+from companion_memory.ble.ancs.session import AncsSession
+from companion_memory.ble.emulator.fake_iphone import FakeIphoneLink
+from companion_memory.ble.emulator.iphone_model import AncsPhoneModel, fragment
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
 
 MESSAGE = ("Dinner at 7? Bring the blue folder and the tickets. " * 6)[:300]
 

@@ -23,9 +23,9 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agent.model.llama_engine import Job, LlamaEngine
-from agent.notifications.contract import BatchItem, batch_schema, output_budget
-from agent.notifications.processor import _contract_messages
+from companion_memory.agent.model.llama_engine import Job, LlamaEngine
+from companion_memory.agent.notifications.contract import BatchItem, batch_schema, output_budget
+from companion_memory.agent.notifications.processor import _contract_messages
 
 DATA = Path(__file__).resolve().parent / "data" / "fortnight" / "notifications.jsonl"
 

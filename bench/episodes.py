@@ -28,12 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback  # noqa: E402
-from agent.model import DeterministicProvider, ModelRequest, ModelResponse  # noqa: E402
-from agent.model.merge import MemoryMergeEngine  # noqa: E402
-from core.clock import SystemClock  # noqa: E402
-from memory.records import Tier  # noqa: E402
-from memory.store import MemoryStore  # noqa: E402
+from companion_memory.agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback  # noqa: E402
+from companion_memory.agent.model import DeterministicProvider, ModelRequest, ModelResponse  # noqa: E402
+from companion_memory.agent.model.merge import MemoryMergeEngine  # noqa: E402
+from companion_memory.core.clock import SystemClock  # noqa: E402
+from companion_memory.memory.records import Tier  # noqa: E402
+from companion_memory.memory.store import MemoryStore  # noqa: E402
 from tests.episodes.helpers import topic_episode  # noqa: E402
 
 HEADING = "## Episodes (issue 6)"

@@ -21,18 +21,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ble.ancs.codec import decode_text, parse_notification_source
-from ble.ancs.normalize import (
+from companion_memory.ble.ancs.codec import decode_text, parse_notification_source
+from companion_memory.ble.ancs.normalize import (
     decode_notification_attributes,
     notification_attribute_specs,
 )
-from ble.ancs.reassembler import (
+from companion_memory.ble.ancs.reassembler import (
     AttributeRequest,
     DataSourceReassembler,
     encode_attribute_response,
 )
-from ble.android.protocol import FrameAssembler, decode_payload, encode_payload
-from ble.errors import CodecError
+from companion_memory.ble.android.protocol import FrameAssembler, decode_payload, encode_payload
+from companion_memory.ble.errors import CodecError
 
 SPECS = notification_attribute_specs(512)
 

@@ -29,9 +29,9 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agent.notifications import NotificationContext
-from ble.events import EventKind, NotificationEvent, format_rfc3339
-from ble.ring import EventRing
+from companion_memory.agent.notifications import NotificationContext
+from companion_memory.ble.events import EventKind, NotificationEvent, format_rfc3339
+from companion_memory.ble.ring import EventRing
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

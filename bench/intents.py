@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from memory_corpus import generate
 from memory_docs import update_subsection
 
-from memory import (
+from companion_memory.memory import (
     Authority,
     CursorAdvance,
     IntentOp,

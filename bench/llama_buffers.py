@@ -22,13 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent.model.llama_buffers import (  # noqa: E402
+from companion_memory.agent.model.llama_buffers import (  # noqa: E402
     BufferPlan,
     cpu_extra_buffer_types,
     plan_extra_buffers,
 )
-from agent.model.llama_engine import Job, LlamaEngine  # noqa: E402
-from agent.model.provider import Message  # noqa: E402
+from companion_memory.agent.model.llama_engine import Job, LlamaEngine  # noqa: E402
+from companion_memory.agent.model.provider import Message  # noqa: E402
 
 PROMPT = (
     "Notifications from the last hour, one per line. "

@@ -48,15 +48,15 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent.model.provider import ModelProvider, ModelRequest, ModelResponse  # noqa: E402
-from ble.events import NotificationEvent, parse_rfc3339  # noqa: E402
-from core.clock import FakeClock  # noqa: E402
-from core.errors import CompanionMemoryError  # noqa: E402
-from device.config import Config, parse_config  # noqa: E402
-from device.runtime import Runtime  # noqa: E402
-from memory.errors import EmptyQueryError  # noqa: E402
-from memory.recall import STOPWORDS  # noqa: E402
-from memory.records import SourceKind, Tier  # noqa: E402
+from companion_memory.agent.model.provider import ModelProvider, ModelRequest, ModelResponse  # noqa: E402
+from companion_memory.ble.events import NotificationEvent, parse_rfc3339  # noqa: E402
+from companion_memory.core.clock import FakeClock  # noqa: E402
+from companion_memory.core.errors import CompanionMemoryError  # noqa: E402
+from companion_memory.device.config import Config, parse_config  # noqa: E402
+from companion_memory.device.runtime import Runtime  # noqa: E402
+from companion_memory.memory.errors import EmptyQueryError  # noqa: E402
+from companion_memory.memory.recall import STOPWORDS  # noqa: E402
+from companion_memory.memory.records import SourceKind, Tier  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "fortnight"
 ROW_KEYS = frozenset({"id", "kind", "key", "app_id", "title", "subtitle", "body", "category",

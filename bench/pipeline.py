@@ -33,19 +33,19 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agent.model.deterministic import DeterministicProvider
-from agent.model.merge import MemoryMergeEngine
-from agent.model.provider import ModelProvider, ModelRequest
-from agent.model.scripted import ScriptedProvider
-from agent.notifications.context import NotificationContext
-from agent.notifications.context_state import StoreMemoryCursor
-from agent.notifications.fallback import notification_fallback
-from agent.notifications.processor import NotificationProcessor
-from agent.worker import MemoryWorker
-from ble.events import NotificationEvent
-from ble.ring import EventRing
-from core.clock import Clock, FakeClock, SystemClock
-from memory.store import MemoryStore
+from companion_memory.agent.model.deterministic import DeterministicProvider
+from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.agent.model.provider import ModelProvider, ModelRequest
+from companion_memory.agent.model.scripted import ScriptedProvider
+from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.notifications.context_state import StoreMemoryCursor
+from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.processor import NotificationProcessor
+from companion_memory.agent.worker import MemoryWorker
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import Clock, FakeClock, SystemClock
+from companion_memory.memory.store import MemoryStore
 
 HEADING = "## Worker and notification pipeline (issue 4)"
 T0 = datetime(2026, 3, 2, 7, 0, tzinfo=UTC)

@@ -30,9 +30,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent.model.llama import LlamaCppProvider  # noqa: E402
-from agent.model.llama_engine import PROMPT_CHUNK  # noqa: E402
-from agent.model.provider import Message  # noqa: E402
+from companion_memory.agent.model.llama import LlamaCppProvider  # noqa: E402
+from companion_memory.agent.model.llama_engine import PROMPT_CHUNK  # noqa: E402
+from companion_memory.agent.model.provider import Message  # noqa: E402
 
 HEADING = "## Model providers (issue 5)"
 
@@ -157,7 +157,7 @@ async def provider_figures(
     figures["cold_load_s"] = time.perf_counter() - started
     figures["rss_delta_mib"] = (await asyncio.to_thread(rss_kib) - before) / 1024
 
-    from agent.model.llama_engine import render_prompt
+    from companion_memory.agent.model.llama_engine import render_prompt
 
     messages = batch_messages()
     baseline = Baseline(model_path, render_prompt(messages, None, "", ""), threads)

@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from memory_corpus import Memory, generate, hard_queries, queries
 from memory_docs import update_subsection
 
-from memory import MemoryStore, Tier, normalize_text
-from memory.recall import RecallCache, query_terms, search
-from memory.records import SourceKind, SourceRef
-from memory.rows import sources_to_json, to_us
+from companion_memory.memory import MemoryStore, Tier, normalize_text
+from companion_memory.memory.recall import RecallCache, query_terms, search
+from companion_memory.memory.records import SourceKind, SourceRef
+from companion_memory.memory.rows import sources_to_json, to_us
 
 K = 5
 

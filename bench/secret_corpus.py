@@ -47,15 +47,15 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent.model.provider import ModelProvider, ModelRequest, ModelResponse  # noqa: E402
-from agent.notifications.contract import EXAMPLE_ANSWER, EXAMPLE_USER  # noqa: E402
-from agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT  # noqa: E402
-from agent.notifications.filters import REDACTABLE, NoiseFilter  # noqa: E402
-from ble.events import NotificationEvent  # noqa: E402
-from core.clock import FakeClock  # noqa: E402
-from device.config import Config, parse_config  # noqa: E402
-from device.runtime import Runtime  # noqa: E402
-from memory.secrets import normalize_digits  # noqa: E402
+from companion_memory.agent.model.provider import ModelProvider, ModelRequest, ModelResponse  # noqa: E402
+from companion_memory.agent.notifications.contract import EXAMPLE_ANSWER, EXAMPLE_USER  # noqa: E402
+from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT  # noqa: E402
+from companion_memory.agent.notifications.filters import REDACTABLE, NoiseFilter  # noqa: E402
+from companion_memory.ble.events import NotificationEvent  # noqa: E402
+from companion_memory.core.clock import FakeClock  # noqa: E402
+from companion_memory.device.config import Config, parse_config  # noqa: E402
+from companion_memory.device.runtime import Runtime  # noqa: E402
+from companion_memory.memory.secrets import normalize_digits  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "secrets"
 PARTS = ("tune", "seen", "holdout", "blind")

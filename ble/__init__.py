@@ -6,27 +6,35 @@ Nothing here imports bleak, bumble or dbus-fast: the bleak link
 (`ble.emulator.bumble_*`) import them when they are imported themselves.
 """
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     ANCS_SERVICE_UUID,
     AncsCodecError,
     AncsCommandError,
     NotificationSourcePacket,
     parse_notification_source,
 )
-from ble.ancs.normalize import AncsContentIndex
-from ble.ancs.reassembler import AttributeRequest, AttributeResponse, DataSourceReassembler
-from ble.ancs.session import AncsSession, AncsSessionStats
-from ble.android.protocol import COMPANION_SERVICE_UUID, AndroidCodecError, FrameAssembler
-from ble.android.session import AndroidSession, AndroidSessionStats
-from ble.emulator.replay import ReplayStats, replay_over_ancs
-from ble.errors import (
+from companion_memory.ble.ancs.normalize import AncsContentIndex
+from companion_memory.ble.ancs.reassembler import (
+    AttributeRequest,
+    AttributeResponse,
+    DataSourceReassembler,
+)
+from companion_memory.ble.ancs.session import AncsSession, AncsSessionStats
+from companion_memory.ble.android.protocol import (
+    COMPANION_SERVICE_UUID,
+    AndroidCodecError,
+    FrameAssembler,
+)
+from companion_memory.ble.android.session import AndroidSession, AndroidSessionStats
+from companion_memory.ble.emulator.replay import ReplayStats, replay_over_ancs
+from companion_memory.ble.errors import (
     AttWriteError,
     CodecError,
     CommandTimeoutError,
     LinkClosedError,
     PhoneLinkError,
 )
-from ble.events import (
+from companion_memory.ble.events import (
     BODY_LIMIT_BYTES,
     EventKind,
     InvalidEventError,
@@ -34,8 +42,8 @@ from ble.events import (
     format_rfc3339,
     parse_rfc3339,
 )
-from ble.link import FakePhoneLink, NotifyCallback, PhoneLink
-from ble.ring import EventRing, RingEntry, RingRead, RingStatistics
+from companion_memory.ble.link import FakePhoneLink, NotifyCallback, PhoneLink
+from companion_memory.ble.ring import EventRing, RingEntry, RingRead, RingStatistics
 
 __all__ = [
     "ANCS_SERVICE_UUID",

@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from ble.ancs.codec import ANCS_SERVICE_UUID
-from ble.errors import PhoneLinkError
+from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
+from companion_memory.ble.errors import PhoneLinkError
 
 ADVERTISEMENT_PATH = "/org/companion_memory/advertisement0"
 
@@ -48,7 +48,7 @@ class AncsAdvertiser:
         try:
             bus = MessageBus(bus_address=self._bus_address, bus_type=BusType.SYSTEM)
             self._bus = await bus.connect()
-            from ble.bluez_advertisement import LEAdvertisement
+            from companion_memory.ble.bluez_advertisement import LEAdvertisement
 
             self.advertisement = LEAdvertisement(self._name, self._solicit, True)
             self._bus.export(ADVERTISEMENT_PATH, self.advertisement)

@@ -22,10 +22,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ble.ancs.codec import ANCS_SERVICE_UUID
-from ble.errors import AttWriteError, LinkClosedError, PhoneLinkError
-from ble.link import NotifyCallback, PhoneLink
-from core.clock import Clock, SystemClock
+from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
+from companion_memory.ble.errors import AttWriteError, LinkClosedError, PhoneLinkError
+from companion_memory.ble.link import NotifyCallback, PhoneLink
+from companion_memory.core.clock import Clock, SystemClock
 
 CONNECT_TIMEOUT_S = 20.0
 """BlueZ connect + service resolution; bleak's own default is 10-30 s."""

@@ -6,7 +6,7 @@ text, only ids, lengths and codes.
 
 from __future__ import annotations
 
-from core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError
 
 
 class PhoneLinkError(CompanionMemoryError):

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError
 
 BODY_LIMIT_BYTES = 4096
 """Bodies longer than this (UTF-8 bytes) are truncated and flagged."""

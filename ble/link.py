@@ -14,7 +14,7 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Protocol, runtime_checkable
 
-from ble.errors import LinkClosedError
+from companion_memory.ble.errors import LinkClosedError
 
 NotifyCallback = Callable[[bytes], None]
 """A synchronous notification handler; it must not block (it feeds a reassembler)."""

@@ -17,7 +17,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ble.events import NotificationEvent
+from companion_memory.ble.events import NotificationEvent
 
 DEFAULT_RING_CAPACITY = 1024
 DEFAULT_REPLAY_WINDOW = 4096

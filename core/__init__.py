@@ -3,7 +3,7 @@
 `core` imports nothing from the product; every other package may import it.
 """
 
-from core.clock import Clock, FakeClock, SystemClock
-from core.errors import CompanionMemoryError
+from companion_memory.core.clock import Clock, FakeClock, SystemClock
+from companion_memory.core.errors import CompanionMemoryError
 
 __all__ = ["Clock", "CompanionMemoryError", "FakeClock", "SystemClock"]

@@ -8,13 +8,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from device.config import Config, load_config, parse_config
-from device.errors import ConfigError, DeviceError, RootBusyError, RootError, UsageError
-from device.lock import RootLock
-from device.root import resolve_root
+from companion_memory.device.config import Config, load_config, parse_config
+from companion_memory.device.errors import (
+    ConfigError,
+    DeviceError,
+    RootBusyError,
+    RootError,
+    UsageError,
+)
+from companion_memory.device.lock import RootLock
+from companion_memory.device.root import resolve_root
 
 if TYPE_CHECKING:
-    from device.runtime import FeedTotals, Runtime, RuntimeState
+    from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState
 
 __all__ = [
     "Config",
@@ -37,7 +43,7 @@ _LAZY = {"Runtime", "RuntimeState", "FeedTotals"}
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        from device import runtime
+        from companion_memory.device import runtime
 
         return getattr(runtime, name)
     raise AttributeError(f"module 'device' has no attribute {name!r}")

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from core.errors import CompanionMemoryError
-from device.errors import UsageError
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.device.errors import UsageError
 
 PROG = "companion-memory"
 
@@ -60,7 +60,7 @@ class Invocation:
     @property
     def root(self) -> Path:
         if self._root is None:
-            from device.root import resolve_root
+            from companion_memory.device.root import resolve_root
 
             self._root = resolve_root(getattr(self.args, "root", None), self.env)
         return self._root
@@ -74,7 +74,7 @@ class Invocation:
         explicit = given or self.env.get("COMPANION_MEMORY_CONFIG")
         if explicit:
             return Path(explicit)
-        from device.root import check_root
+        from companion_memory.device.root import check_root
 
         if not check_root(self.root):
             return None
@@ -84,7 +84,7 @@ class Invocation:
     @property
     def config(self) -> Any:
         if self._config is None:
-            from device.config import load_config
+            from companion_memory.device.config import load_config
 
             overrides: dict[tuple[str, ...], Any] = {}
             level = getattr(self.args, "log_level", None)
@@ -198,22 +198,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _handler(name: str) -> Callable[[Invocation], int]:
     if name in ("run", "stop", "status"):
-        from device import daemon
+        from companion_memory.device import daemon
 
         return {"run": daemon.cmd_run, "stop": daemon.cmd_stop, "status": daemon.cmd_status}[name]
     if name == "demo":
-        from device.demo import cmd_demo
+        from companion_memory.device.demo import cmd_demo
 
         return cmd_demo
     if name == "config":
-        from device.commands import cmd_config
+        from companion_memory.device.commands import cmd_config
 
         return cmd_config
     if name == "model":
-        from device.commands import cmd_model
+        from companion_memory.device.commands import cmd_model
 
         return cmd_model
-    from device import commands
+    from companion_memory.device import commands
 
     handler: Callable[[Invocation], int] = getattr(commands, f"cmd_{name}")
     return handler
@@ -235,7 +235,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return 0
     except CompanionMemoryError as err:
         status = 2 if is_input_error(err) else 1
-        from device.output import warn
+        from companion_memory.device.output import warn
 
         warn(f"{PROG}: {err.reason}")  # a reason may quote a path or value: escaped
         return status
@@ -249,7 +249,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
 
 
 def _setup_logs(inv: Invocation) -> None:
-    from device.logs import setup_logging
+    from companion_memory.device.logs import setup_logging
 
     level = getattr(inv.args, "log_level", None) or inv.env.get("COMPANION_MEMORY_LOG_LEVEL")
     if not level:

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import orjson
 
-from device.cli import Invocation
-from device.errors import UsageError
-from device.output import print_json, print_jsonl, say, terminal_safe, warn
+from companion_memory.device.cli import Invocation
+from companion_memory.device.errors import UsageError
+from companion_memory.device.output import print_json, print_jsonl, say, terminal_safe, warn
 
 if TYPE_CHECKING:
-    from ble.events import NotificationEvent
-    from device.runtime import Runtime
+    from companion_memory.ble.events import NotificationEvent
+    from companion_memory.device.runtime import Runtime
 
 T = TypeVar("T")
 
@@ -33,8 +33,8 @@ T = TypeVar("T")
 def run_locked(inv: Invocation, command: str,
                body: Callable[[Runtime], Awaitable[T]], *, start_worker: bool = False) -> T:
     """Check the root, take its lock, open a Runtime and run `body` in a fresh loop."""
-    from device.lock import RootLock
-    from device.root import prepare_root
+    from companion_memory.device.lock import RootLock
+    from companion_memory.device.root import prepare_root
 
     config = inv.config
     root = prepare_root(inv.root)
@@ -45,8 +45,8 @@ def run_locked(inv: Invocation, command: str,
 async def _with_runtime(inv: Invocation, root: Path, config: Any,
                         body: Callable[[Runtime], Awaitable[T]], start_worker: bool,
                         command: str) -> T:
-    from device.daemon import publish_idle_status
-    from device.runtime import Runtime
+    from companion_memory.device.daemon import publish_idle_status
+    from companion_memory.device.runtime import Runtime
 
     async with Runtime(config, root=root, start_worker=start_worker) as runtime:
         result = await body(runtime)
@@ -60,8 +60,8 @@ async def open_store(inv: Invocation) -> AsyncIterator[Any]:
     """The memory store alone (safe beside a running daemon: SQLite WAL)."""
     from datetime import timedelta
 
-    from device.root import prepare_root, require_existing_root
-    from memory.store import MemoryStore
+    from companion_memory.device.root import prepare_root, require_existing_root
+    from companion_memory.memory.store import MemoryStore
 
     config = inv.config
     await asyncio.to_thread(require_existing_root, inv.root)
@@ -179,7 +179,7 @@ def parse_feed_lines(
     lines: Iterable[tuple[int, bytes]],
 ) -> tuple[list[tuple[int, NotificationEvent]], list[dict[str, Any]]]:
     """Validate (line number, line) pairs one by one: (line number, event)s and rejections."""
-    from ble.events import InvalidEventError, NotificationEvent
+    from companion_memory.ble.events import InvalidEventError, NotificationEvent
 
     good: list[tuple[int, NotificationEvent]] = []
     bad: list[dict[str, Any]] = []
@@ -202,11 +202,11 @@ def parse_feed_lines(
 
 
 def cmd_config(inv: Invocation) -> int:
-    from device.config import default_toml
+    from companion_memory.device.config import default_toml
 
     if getattr(inv.args, "defaults", False):
         if inv.json:  # every default as data (the TOML file's values, without comments)
-            from device.config import Config
+            from companion_memory.device.config import Config
 
             print_json(Config().to_dict())
         else:
@@ -240,8 +240,8 @@ def cmd_config(inv: Invocation) -> int:
 
 def _provider_file_problem(config: Any) -> str | None:
     """The model file check of the provider settings, as one line (None when fine)."""
-    from agent.model.settings import ProviderConfigError
-    from device.providers import provider_settings
+    from companion_memory.agent.model.settings import ProviderConfigError
+    from companion_memory.device.providers import provider_settings
 
     try:
         provider_settings(config).check_files()
@@ -251,7 +251,7 @@ def _provider_file_problem(config: Any) -> str | None:
 
 
 def _print_toml(table: dict[str, Any], prefix: str) -> None:
-    from device.config import _toml_value
+    from companion_memory.device.config import _toml_value
 
     nested = []
     for key, value in table.items():
@@ -268,7 +268,7 @@ def cmd_feed(inv: Invocation) -> int:
     """Stream FILE in bounded batches: each batch is validated (a bad line is reported
     on stderr with its number, alone) and its good events are persisted before the
     next batch is read."""
-    from device.progress import Progress
+    from companion_memory.device.progress import Progress
 
     counts = {"accepted": 0, "rejected": 0}
     listed: list[dict[str, Any]] = []
@@ -328,8 +328,8 @@ def _add_totals(into: dict[str, Any], more: dict[str, Any]) -> None:
 
 
 def cmd_once(inv: Invocation) -> int:
-    from device.progress import Progress
-    from device.reports import append_report
+    from companion_memory.device.progress import Progress
+    from companion_memory.device.reports import append_report
 
     max_batches = inv.args.max_batches
     if max_batches < 1:
@@ -386,7 +386,7 @@ def print_round(data: dict[str, Any]) -> None:
 
 
 def _tiers(values: list[str] | None) -> Any:
-    from memory.records import Tier
+    from companion_memory.memory.records import Tier
 
     if not values:
         return (Tier.TEMPORARY, Tier.LONG_TERM)
@@ -459,10 +459,10 @@ def cmd_export(inv: Invocation) -> int:
 
 
 def cmd_gaps(inv: Invocation) -> int:
-    from device.lock import read_holder
-    from device.reports import read_status
-    from device.root import require_existing_root
-    from storage.fs import RealFileSystem
+    from companion_memory.device.lock import read_holder
+    from companion_memory.device.reports import read_status
+    from companion_memory.device.root import require_existing_root
+    from companion_memory.storage.fs import RealFileSystem
 
     holder = read_holder(require_existing_root(inv.root))
     if holder is not None and holder.command == "run":
@@ -485,8 +485,8 @@ def cmd_gaps(inv: Invocation) -> int:
 async def _read_gaps(root: Path) -> list[dict[str, Any]]:
     """The gaps, read without the lock and without changing a byte: a torn tail or a
     damaged line is shown as the gap a writing command would record, never repaired."""
-    from agent.notifications.context import NotificationContext
-    from ble.ring import EventRing
+    from companion_memory.agent.notifications.context import NotificationContext
+    from companion_memory.ble.ring import EventRing
 
     ctx = await NotificationContext.open(root, EventRing(replay_window=0), read_only=True)
     try:
@@ -525,10 +525,10 @@ def cmd_episode(inv: Invocation) -> int:
 
 
 def cmd_sweep(inv: Invocation) -> int:
-    from device.lock import read_holder
-    from device.reports import read_status
-    from device.root import require_existing_root
-    from storage.fs import RealFileSystem
+    from companion_memory.device.lock import read_holder
+    from companion_memory.device.reports import read_status
+    from companion_memory.device.root import require_existing_root
+    from companion_memory.storage.fs import RealFileSystem
 
     action = inv.args.sweep_command
     holder = read_holder(require_existing_root(inv.root))
@@ -551,7 +551,7 @@ def cmd_sweep(inv: Invocation) -> int:
 
 
 def cmd_model(inv: Invocation) -> int:
-    from device.models import CATALOG, fetch_model, models_dir
+    from companion_memory.device.models import CATALOG, fetch_model, models_dir
 
     folder = Path(inv.args.dest).expanduser() if getattr(inv.args, "dest", None) else \
         models_dir(inv.env)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from device.errors import ConfigError
+from companion_memory.device.errors import ConfigError
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 PROVIDER_KINDS = ("deterministic", "llama", "openai")

@@ -29,15 +29,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import CompanionMemoryError
-from device.cli import Invocation
-from device.errors import RootBusyError, RootError
-from device.output import print_json, say
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.device.cli import Invocation
+from companion_memory.device.errors import RootBusyError, RootError
+from companion_memory.device.output import print_json, say
 
 if TYPE_CHECKING:
-    from agent.report import RoundReport
-    from device.lock import RootLock
-    from device.runtime import Runtime
+    from companion_memory.agent.report import RoundReport
+    from companion_memory.device.lock import RootLock
+    from companion_memory.device.runtime import Runtime
 
 
 class DaemonStopTimeout(CompanionMemoryError):
@@ -47,9 +47,9 @@ class DaemonStopTimeout(CompanionMemoryError):
 
 
 def cmd_run(inv: Invocation) -> int:
-    from device.lock import RootLock
-    from device.logs import setup_logging
-    from device.root import prepare_root
+    from companion_memory.device.lock import RootLock
+    from companion_memory.device.logs import setup_logging
+    from companion_memory.device.root import prepare_root
 
     config = inv.config
     if not getattr(inv.args, "log_level", None) and not inv.env.get("COMPANION_MEMORY_LOG_LEVEL"):
@@ -72,9 +72,9 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
     With `lock`, its file is checked every `LOCK_CHECK_INTERVAL_S` and recreated when
     removed; when another process holds the file at that name the daemon stops.
     `provider` replaces the configured model provider (for hosts and tests)."""
-    from device.config import check_bounds
-    from device.logs import fields, get_logger
-    from device.runtime import Runtime
+    from companion_memory.device.config import check_bounds
+    from companion_memory.device.logs import fields, get_logger
+    from companion_memory.device.runtime import Runtime
 
     # A Config built in code skips the file's validation; a NaN or zero delay would
     # make the loops below spin without ever reaching the signal handlers.
@@ -127,8 +127,8 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
 async def _watch_lock(lock: RootLock, stop: asyncio.Event) -> None:
     """Keep `daemon.lock` naming the file this daemon holds (so `status` and `stop`
     find it), and stop the daemon if another process holds that name now."""
-    from device.lock import LockCheck
-    from device.logs import fields, get_logger
+    from companion_memory.device.lock import LockCheck
+    from companion_memory.device.logs import fields, get_logger
 
     log = get_logger("daemon")
     reported = False
@@ -155,7 +155,7 @@ async def _watch_lock(lock: RootLock, stop: asyncio.Event) -> None:
 
 async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) -> None:
     """After each worker round: append its report, rewrite the status file."""
-    from device.reports import append_report
+    from companion_memory.device.reports import append_report
 
     interval = runtime.config.storage.check_interval_s
     stopper = asyncio.ensure_future(stop.wait())
@@ -186,7 +186,7 @@ async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) 
 
 def _log_status_failure(exc: Exception) -> None:
     """The status file or a round report could not be written: log the code, keep running."""
-    from device.logs import fields, get_logger
+    from companion_memory.device.logs import fields, get_logger
 
     code = exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
     get_logger("daemon").error("status or report not written; the daemon keeps running",
@@ -206,7 +206,7 @@ def _worth_keeping(report: RoundReport) -> bool:
 
 async def _publish_status(runtime: Runtime, state: str, started_at: str,
                           stopped_at: str | None = None) -> None:
-    from device.reports import write_status
+    from companion_memory.device.reports import write_status
 
     snapshot = await runtime.status()
     gaps = await runtime.context.gaps()
@@ -235,7 +235,7 @@ async def publish_idle_status(runtime: Runtime, command: str) -> None:
     try:
         await _publish_idle_status(runtime, command)
     except Exception as exc:
-        from device.output import warn
+        from companion_memory.device.output import warn
 
         _log_status_failure(exc)
         code = exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
@@ -244,7 +244,7 @@ async def publish_idle_status(runtime: Runtime, command: str) -> None:
 
 
 async def _publish_idle_status(runtime: Runtime, command: str) -> None:
-    from device.reports import StatusFileError, read_status, write_status
+    from companion_memory.device.reports import StatusFileError, read_status, write_status
 
     try:
         previous = await asyncio.to_thread(read_status, runtime.fs, runtime.root) or {}
@@ -268,7 +268,7 @@ async def _publish_idle_status(runtime: Runtime, command: str) -> None:
 
 
 def cmd_stop(inv: Invocation) -> int:
-    from device.lock import read_holder
+    from companion_memory.device.lock import read_holder
 
     root = inv.root
     holder = read_holder(root) if root.is_dir() else None
@@ -309,10 +309,10 @@ def cmd_stop(inv: Invocation) -> int:
 
 
 def cmd_status(inv: Invocation) -> int:
-    from device.lock import read_holder
-    from device.reports import StatusFileError, read_status
-    from device.root import check_root
-    from storage.fs import RealFileSystem
+    from companion_memory.device.lock import read_holder
+    from companion_memory.device.reports import StatusFileError, read_status
+    from companion_memory.device.root import check_root
+    from companion_memory.storage.fs import RealFileSystem
 
     root = inv.root
     exists = check_root(root)  # a file or a stranger's directory: exit 2, not "no status"
@@ -378,7 +378,7 @@ def _print_status(data: dict[str, Any], have_snapshot: bool) -> None:
     say("provider: " + ", ".join(f"{k}={v}" for k, v in provider.items()))
     last = data.get("last_round")
     if last:
-        from device.commands import print_round
+        from companion_memory.device.commands import print_round
 
         print_round(last)
     else:

@@ -20,8 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from device.cli import Invocation
-from device.output import print_json, say
+from companion_memory.device.cli import Invocation
+from companion_memory.device.output import print_json, say
 
 DEMO_QUERIES = ("dinner Saturday", "dentist appointment", "parcel delivery", "birthday")
 LLAMA_DEMO_EVENTS = 24
@@ -31,11 +31,11 @@ so the llama demo replays the first part of the day only."""
 
 def sample_day() -> bytes:
     """The bundled day of notifications (JSON Lines)."""
-    return resources.files("device").joinpath("data/sample_day.jsonl").read_bytes()
+    return resources.files("companion_memory.device").joinpath("data/sample_day.jsonl").read_bytes()
 
 
 def cmd_demo(inv: Invocation) -> int:
-    from device.commands import parse_feed
+    from companion_memory.device.commands import parse_feed
 
     provider = inv.args.provider
     good, bad = parse_feed(sample_day())
@@ -59,8 +59,8 @@ def cmd_demo(inv: Invocation) -> int:
 
 
 async def _demo(root: Path, provider: str, events: list[Any]) -> dict[str, Any]:
-    from device.config import parse_config
-    from device.runtime import Runtime
+    from companion_memory.device.config import parse_config
+    from companion_memory.device.runtime import Runtime
 
     data: dict[str, Any] = {"provider": {"kind": provider}}
     if provider == "llama":
@@ -122,7 +122,7 @@ async def _replay(runtime: Any, events: list[Any]) -> dict[str, Any]:
     except ImportError:
         totals = await runtime.feed(events)
         return {"link": "simulated feed", "sent": len(events), **totals.to_dict()}
-    from ble.emulator import replay_over_ancs
+    from companion_memory.ble.emulator import replay_over_ancs
 
     stats = await replay_over_ancs(events, runtime.ring, zone=runtime.config.sweep.zone)
     totals = await runtime.feed(())
@@ -160,7 +160,7 @@ def _print(result: dict[str, Any]) -> None:
             say(f"      {hit['score']!s:>6}  {hit['text']}")
     say(f"\ngaps: {len(result['gaps'])}")
     say("\nround report:")
-    from device.commands import print_round
+    from companion_memory.device.commands import print_round
 
     print_round(result["round"])
     say(f"\nfinished in {result['elapsed_s']:.2f} s"

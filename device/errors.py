@@ -6,7 +6,7 @@ Each maps to an exit status in the command line: `UsageError`, `ConfigError`,
 
 from __future__ import annotations
 
-from core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError
 
 
 class DeviceError(CompanionMemoryError):

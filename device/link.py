@@ -21,13 +21,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from ble.ring import EventRing
-from core.clock import Clock
-from core.errors import CompanionMemoryError
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import Clock
+from companion_memory.core.errors import CompanionMemoryError
 
 if TYPE_CHECKING:
-    from ble.link import PhoneLink
-    from device.config import LinkConfig
+    from companion_memory.ble.link import PhoneLink
+    from companion_memory.device.config import LinkConfig
 
 log = logging.getLogger("companion_memory.device.link")
 
@@ -62,9 +62,9 @@ class PhoneLinkService:
         self._sessions_stats: list[dict[str, Any]] = []
 
     def _default_connect(self) -> Connect:
-        from ble.ancs.codec import ANCS_SERVICE_UUID
-        from ble.android.protocol import COMPANION_SERVICE_UUID
-        from ble.bleak_link import connect_phone
+        from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
+        from companion_memory.ble.android.protocol import COMPANION_SERVICE_UUID
+        from companion_memory.ble.bleak_link import connect_phone
 
         uuid = ANCS_SERVICE_UUID if self._config.kind == "ancs" else COMPANION_SERVICE_UUID
         address = self._config.address or None
@@ -77,13 +77,13 @@ class PhoneLinkService:
 
     async def _serve(self, link: PhoneLink) -> None:
         if self._config.kind == "ancs":
-            from ble.ancs.session import AncsSession
+            from companion_memory.ble.ancs.session import AncsSession
 
             ancs = AncsSession(link, self._ring, zone=self._zone, clock=self._clock,
                                index=self._index)
             counts = (await ancs.run()).to_dict()
         else:
-            from ble.android.session import AndroidSession
+            from companion_memory.ble.android.session import AndroidSession
 
             counts = (await AndroidSession(link, self._ring).run()).to_dict()
         self._sessions_stats = [*self._sessions_stats[-9:], counts]
@@ -93,10 +93,10 @@ class PhoneLinkService:
         """Start advertising (iPhone) and the connect/serve/reconnect loop."""
         if self._task is not None:
             return
-        from ble.bleak_link import Backoff, PhoneLinkRunner
+        from companion_memory.ble.bleak_link import Backoff, PhoneLinkRunner
 
         if self._config.kind == "ancs":
-            from ble.ancs.normalize import AncsContentIndex
+            from companion_memory.ble.ancs.normalize import AncsContentIndex
 
             self._index = AncsContentIndex()  # de-duplicates across reconnects
             if self._config.advertise:
@@ -113,7 +113,7 @@ class PhoneLinkService:
     async def _start_advertising(self) -> None:
         advertiser = self._advertiser
         if advertiser is None:
-            from ble.advertising import AncsAdvertiser
+            from companion_memory.ble.advertising import AncsAdvertiser
 
             adapter = self._config.adapter or "hci0"
             advertiser = AncsAdvertiser(

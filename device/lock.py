@@ -33,7 +33,7 @@ from typing import Any
 
 import orjson
 
-from device.errors import RootBusyError, RootError
+from companion_memory.device.errors import RootBusyError, RootError
 
 LOCK_NAME = "daemon.lock"
 # A holder writes its details just after it takes the lock, and `status` takes a

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from device.errors import DeviceError
+from companion_memory.device.errors import DeviceError
 
 CHUNK = 1 << 20
 

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from agent.model.provider import ModelProvider
-from agent.model.settings import ProviderSettings
-from core.clock import Clock
-from device.config import Config
-from device.errors import ConfigError
-from storage.fs import FileSystem
+from companion_memory.agent.model.provider import ModelProvider
+from companion_memory.agent.model.settings import ProviderSettings
+from companion_memory.core.clock import Clock
+from companion_memory.device.config import Config
+from companion_memory.device.errors import ConfigError
+from companion_memory.storage.fs import FileSystem
 
 SMALL_MODEL = "small"
 
@@ -63,7 +63,7 @@ def provider_settings(config: Config) -> ProviderSettings:
 def build_from_config(config: Config, *, root: Path, clock: Clock,
                       fallbacks: Mapping[str, Any], fs: FileSystem | None = None) -> ModelProvider:
     """Blocking (loads a model): call it off the event loop."""
-    from agent.model.factory import build_provider
+    from companion_memory.agent.model.factory import build_provider
 
     provider: ModelProvider = build_provider(
         provider_settings(config), root=str(root), clock=clock, fallbacks=fallbacks,

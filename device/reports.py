@@ -19,11 +19,11 @@ from typing import Any
 
 import orjson
 
-from core.clock import Clock
-from core.errors import CompanionMemoryError
-from storage.atomic import ensure_dir, read_json, write_json_atomic
-from storage.fs import FileSystem
-from storage.monitor import CleanResult, StorageLevel
+from companion_memory.core.clock import Clock
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.storage.atomic import ensure_dir, read_json, write_json_atomic
+from companion_memory.storage.fs import FileSystem
+from companion_memory.storage.monitor import CleanResult, StorageLevel
 
 REPORTS_DIR = "reports"
 STATUS_PATH = ("daemon", "status.json")

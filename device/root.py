@@ -21,7 +21,7 @@ from pathlib import Path
 
 import orjson
 
-from device.errors import RootError
+from companion_memory.device.errors import RootError
 
 DEVICE_ROOT = Path("/userdata/agent/memory")
 MARKER = "companion-memory.root"

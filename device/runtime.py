@@ -29,37 +29,44 @@ from types import TracebackType
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from agent.episodes.processor import EpisodeProcessor
-from agent.episodes.recorder import EpisodeRecorder, RecordResult
-from agent.model.merge import MemoryMergeEngine
-from agent.model.provider import ModelProvider
-from agent.notifications.context import NotificationContext
-from agent.notifications.context_state import StoreMemoryCursor
-from agent.notifications.context_types import ConsumeResult
-from agent.notifications.contract import items_per_call
-from agent.notifications.processor import NotificationProcessor
-from agent.processor import Processor
-from agent.report import RoundReport
-from agent.storage_maintenance import (
+from companion_memory.agent.episodes.processor import EpisodeProcessor
+from companion_memory.agent.episodes.recorder import EpisodeRecorder, RecordResult
+from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.agent.model.provider import ModelProvider
+from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.notifications.context_state import StoreMemoryCursor
+from companion_memory.agent.notifications.context_types import ConsumeResult
+from companion_memory.agent.notifications.contract import items_per_call
+from companion_memory.agent.notifications.processor import NotificationProcessor
+from companion_memory.agent.processor import Processor
+from companion_memory.agent.report import RoundReport
+from companion_memory.agent.storage_maintenance import (
     NotificationShardCleaner,
     StorageMaintenanceProcessor,
     TemporaryMemoryCleaner,
     pause_intake_with_level,
 )
-from agent.sweep.processor import DailySweepProcessor
-from agent.worker import MemoryWorker
-from ble.events import NotificationEvent
-from ble.ring import EventRing
-from core.clock import Clock, SystemClock
-from device.config import Config, check_bounds
-from device.errors import DeviceError
-from device.link import Connect, PhoneLinkService
-from device.reports import ReportsCleaner
-from device.root import prepare_root
-from memory.records import Authority, Kind, MemoryRecord, SourceRef, Tier
-from memory.store import MemoryStore, RecallHit, SaveResult
-from storage.fs import FileSystem, RealFileSystem
-from storage.monitor import DiskProbe, MiB, StatvfsProbe, StorageLevel, StorageMonitor, Thresholds
+from companion_memory.agent.sweep.processor import DailySweepProcessor
+from companion_memory.agent.worker import MemoryWorker
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.device.config import Config, check_bounds
+from companion_memory.device.errors import DeviceError
+from companion_memory.device.link import Connect, PhoneLinkService
+from companion_memory.device.reports import ReportsCleaner
+from companion_memory.device.root import prepare_root
+from companion_memory.memory.records import Authority, Kind, MemoryRecord, SourceRef, Tier
+from companion_memory.memory.store import MemoryStore, RecallHit, SaveResult
+from companion_memory.storage.fs import FileSystem, RealFileSystem
+from companion_memory.storage.monitor import (
+    DiskProbe,
+    MiB,
+    StatvfsProbe,
+    StorageLevel,
+    StorageMonitor,
+    Thresholds,
+)
 
 log = logging.getLogger("companion_memory.device.runtime")
 
@@ -79,9 +86,9 @@ class RuntimeStateError(DeviceError):
 
 def scenario_fallbacks() -> dict[str, Any]:
     """The deterministic provider's fallback per scenario (the design's no-model path)."""
-    from agent.episodes.fallback import episode_fallback
-    from agent.notifications.fallback import notification_fallback
-    from agent.sweep.fallback import sweep_fallback
+    from companion_memory.agent.episodes.fallback import episode_fallback
+    from companion_memory.agent.notifications.fallback import notification_fallback
+    from companion_memory.agent.sweep.fallback import sweep_fallback
 
     return {
         "notifications": notification_fallback,
@@ -95,7 +102,7 @@ def build_configured_provider(config: Config, root: Path, clock: Clock,
     """The provider named by `config.provider` (budgeted; explicit fallback only).
 
     Blocking (checks the model file, may load it): call it off the event loop."""
-    from device.providers import build_from_config
+    from companion_memory.device.providers import build_from_config
 
     return build_from_config(config, root=root, clock=clock, fallbacks=scenario_fallbacks(),
                              fs=fs)
@@ -157,8 +164,8 @@ class Runtime:
 
         Notifications keep landing durably and stay pending, visible in the round
         report and `status` (`provider_problem`), until the model is fixed."""
-        from agent.model.settings import ProviderConfigError
-        from agent.model.unavailable import UnavailableProvider
+        from companion_memory.agent.model.settings import ProviderConfigError
+        from companion_memory.agent.model.unavailable import UnavailableProvider
 
         try:
             return await asyncio.to_thread(
@@ -425,7 +432,7 @@ class Runtime:
         self._require_open()
         gaps = await self.context.gaps()
         last = self.worker.last_report
-        from agent.model.factory import describe
+        from companion_memory.agent.model.factory import describe
         return {
             "root": str(self.root),
             "storage": self.monitor.status(),

@@ -1,16 +1,16 @@
 """What is remembered: records, intents and the SQLite store."""
 
-from memory.errors import (
+from companion_memory.memory.errors import (
     DatabaseRefusedError,
     EmptyQueryError,
     MemoryInactiveError,
     StoreBusyError,
     StoreClosedError,
 )
-from memory.intents import ApplyResult, CursorAdvance, apply_intents
-from memory.migrations import Migration
-from memory.recall import STOPWORDS, DenseLeg
-from memory.records import (
+from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents
+from companion_memory.memory.migrations import Migration
+from companion_memory.memory.recall import STOPWORDS, DenseLeg
+from companion_memory.memory.records import (
     AUTHORITY_RANK,
     DEVICE_KINDS,
     PERSONAL_KINDS,
@@ -34,8 +34,20 @@ from memory.records import (
     Tier,
     normalize_text,
 )
-from memory.secrets import REDACTED, contains_secret, find_secret, redact, secret_spans
-from memory.store import BatchContext, CleanupStats, MemoryStore, RecallHit, SaveResult
+from companion_memory.memory.secrets import (
+    REDACTED,
+    contains_secret,
+    find_secret,
+    redact,
+    secret_spans,
+)
+from companion_memory.memory.store import (
+    BatchContext,
+    CleanupStats,
+    MemoryStore,
+    RecallHit,
+    SaveResult,
+)
 
 __all__ = [
     "AUTHORITY_RANK",

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from memory.database import BUSY_TIMEOUT_MS, StoreDiskFullError, is_disk_full
-from memory.errors import StoreBusyError, StoreClosedError
+from companion_memory.memory.database import BUSY_TIMEOUT_MS, StoreDiskFullError, is_disk_full
+from companion_memory.memory.errors import StoreBusyError, StoreClosedError
 
 T = TypeVar("T")
 

@@ -20,12 +20,12 @@ import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memory.errors import DatabaseRefusedError
-from memory.migrations import Migration, all_migrations
-from memory.records import MemoryError_
-from memory.rejections import register as register_rejections
-from memory.schema import APPLICATION_ID, MIGRATIONS_TABLE
-from memory.search_text import register as register_search_text
+from companion_memory.memory.errors import DatabaseRefusedError
+from companion_memory.memory.migrations import Migration, all_migrations
+from companion_memory.memory.records import MemoryError_
+from companion_memory.memory.rejections import register as register_rejections
+from companion_memory.memory.schema import APPLICATION_ID, MIGRATIONS_TABLE
+from companion_memory.memory.search_text import register as register_search_text
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a writer waits for another process's write lock before StoreBusyError."""

@@ -41,8 +41,8 @@ from typing import Any
 
 import orjson
 
-from core.errors import CompanionMemoryError
-from memory.migrations import Migration
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.memory.migrations import Migration
 
 MIGRATIONS: list[Migration] = [
     Migration(
@@ -373,7 +373,7 @@ def scrub_proposals(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
     An item holding a needle is dropped whole (the others keep their indexes, so their
     derived memory ids do not change). A proposal still waiting to be applied is
     applied without it; a done row keeps only the scrubbed copy."""
-    from memory.rejections import holds_any, scrub_json
+    from companion_memory.memory.rejections import holds_any, scrub_json
 
     changed = 0
     rows = conn.execute(

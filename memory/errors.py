@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.records import MemoryError_
+from companion_memory.memory.records import MemoryError_
 
 
 class DatabaseRefusedError(MemoryError_):

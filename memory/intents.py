@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from memory.errors import MemoryInactiveError
-from memory.records import (
+from companion_memory.memory.errors import MemoryInactiveError
+from companion_memory.memory.records import (
     AUTHORITY_RANK,
     SOURCES_LIMIT,
     AuthorityError,
@@ -42,7 +42,7 @@ from memory.records import (
     normalize_text,
     refuse_secrets,
 )
-from memory.rows import (
+from companion_memory.memory.rows import (
     fetch_record,
     is_rejected_norm,
     is_tombstoned,

@@ -6,8 +6,8 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
-from memory.records import MemoryRecord, Tier
-from memory.rows import COLUMNS, from_us, record_from_row, to_us
+from companion_memory.memory.records import MemoryRecord, Tier
+from companion_memory.memory.rows import COLUMNS, from_us, record_from_row, to_us
 
 
 def list_records(

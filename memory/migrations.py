@@ -20,7 +20,7 @@ class Migration:
 
 def all_migrations() -> list[Migration]:
     """Every migration, in the order they must run: store core, episode ledger, sweep ledger."""
-    from memory import episode_ledger, schema, sweep_ledger
+    from companion_memory.memory import episode_ledger, schema, sweep_ledger
 
     ordered = [*schema.MIGRATIONS, *episode_ledger.MIGRATIONS, *sweep_ledger.MIGRATIONS]
     names = [m.name for m in ordered]

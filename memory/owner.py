@@ -10,10 +10,10 @@ import uuid
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from memory import episode_ledger, rejections, sweep_ledger
-from memory.errors import EmptyQueryError
-from memory.recall import query_terms, search, token_similarity
-from memory.records import (
+from companion_memory.memory import episode_ledger, rejections, sweep_ledger
+from companion_memory.memory.errors import EmptyQueryError
+from companion_memory.memory.recall import query_terms, search, token_similarity
+from companion_memory.memory.records import (
     InvalidMemoryError,
     MemoryNotFoundError,
     MemoryRecord,
@@ -22,8 +22,14 @@ from memory.records import (
     Tier,
     normalize_text,
 )
-from memory.rows import COLUMNS, fetch_record, is_rejected_norm, record_from_row, to_us
-from memory.secrets import redact
+from companion_memory.memory.rows import (
+    COLUMNS,
+    fetch_record,
+    is_rejected_norm,
+    record_from_row,
+    to_us,
+)
+from companion_memory.memory.secrets import redact
 
 REJECTIONS_SHOWN = 8
 REJECTION_CHARS = 180

@@ -18,10 +18,16 @@ import sqlite3
 from collections.abc import Collection, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from memory.errors import EmptyQueryError
-from memory.records import MemoryRecord, Tier
-from memory.rows import COLUMNS, record_from_row
-from memory.search_text import fold, joined_forms, language, search_document, word_forms
+from companion_memory.memory.errors import EmptyQueryError
+from companion_memory.memory.records import MemoryRecord, Tier
+from companion_memory.memory.rows import COLUMNS, record_from_row
+from companion_memory.memory.search_text import (
+    fold,
+    joined_forms,
+    language,
+    search_document,
+    word_forms,
+)
 
 _WORD = re.compile(r"[^\W_]+")
 

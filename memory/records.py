@@ -11,8 +11,8 @@ from datetime import datetime
 from enum import IntEnum, StrEnum
 from typing import Any
 
-from core.errors import CompanionMemoryError
-from memory.secrets import find_secret
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.memory.secrets import find_secret
 
 DETAIL_LIMIT_BYTES = 8192
 """A memory's search-only detail: the title, subtitle and 4 KiB body of its sources."""

@@ -27,8 +27,8 @@ from collections.abc import Iterable
 
 import orjson
 
-from memory.records import normalize_text
-from memory.secrets import REDACTED, normalize_digits, redact, secret_spans
+from companion_memory.memory.records import normalize_text
+from companion_memory.memory.secrets import REDACTED, normalize_digits, redact, secret_spans
 
 GIST_CHARS = 180
 """At most this many characters of a gist (the prompt shows no more)."""

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import orjson
 
-from memory.records import (
+from companion_memory.memory.records import (
     Authority,
     InvalidMemoryError,
     Kind,
@@ -21,7 +21,7 @@ from memory.records import (
     Status,
     Tier,
 )
-from memory.rejections import fingerprint
+from companion_memory.memory.rejections import fingerprint
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _US = timedelta(microseconds=1)

@@ -8,7 +8,7 @@ it in step with every insert, update and delete, whoever writes the row.
 
 from __future__ import annotations
 
-from memory.migrations import Migration
+from companion_memory.memory.migrations import Migration
 
 APPLICATION_ID = 0x434D454D
 """`PRAGMA application_id` of a companion-memory database ("CMEM")."""

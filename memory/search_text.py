@@ -34,7 +34,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from memory.lexicon import GLOSS
+from companion_memory.memory.lexicon import GLOSS
 
 SQL_NAME = "cm_search_text"
 

@@ -23,12 +23,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
-from core.clock import Clock, SystemClock
-from memory import maintenance, owner
-from memory.connection import SqliteThread
-from memory.database import open_database
-from memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
-from memory.recall import (
+from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.memory import maintenance, owner
+from companion_memory.memory.connection import SqliteThread
+from companion_memory.memory.database import open_database
+from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
+from companion_memory.memory.recall import (
     NEWER_WITHIN,
     TIEBREAK_EXTRA,
     DenseLeg,
@@ -40,7 +40,7 @@ from memory.recall import (
     related_search,
     search,
 )
-from memory.records import (
+from companion_memory.memory.records import (
     DEVICE_KINDS,
     PERSONAL_KINDS,
     Authority,
@@ -54,7 +54,13 @@ from memory.records import (
     validate_sources,
     validate_text,
 )
-from memory.rows import COLUMNS, fetch_record, record_from_row, require_aware, to_us
+from companion_memory.memory.rows import (
+    COLUMNS,
+    fetch_record,
+    record_from_row,
+    require_aware,
+    to_us,
+)
 
 T = TypeVar("T")
 
@@ -275,7 +281,7 @@ class MemoryStore:
 
         Raises EmptyQueryError for an empty or all-stopword query.
         """
-        from memory.errors import EmptyQueryError
+        from companion_memory.memory.errors import EmptyQueryError
 
         _check_limit(limit)
         limit = min(limit, RECALL_LIMIT_MAX)
@@ -457,8 +463,8 @@ class MemoryStore:
 
     async def rejected_many(self, texts: Sequence[str]) -> list[bool]:
         """`is_rejected` for each of `texts`, in order, in one store-thread job."""
-        from memory.records import normalize_text
-        from memory.rows import is_rejected_norm
+        from companion_memory.memory.records import normalize_text
+        from companion_memory.memory.rows import is_rejected_norm
 
         norms = [normalize_text(t) if isinstance(t, str) else "" for t in texts]
         if not norms:
@@ -466,8 +472,8 @@ class MemoryStore:
         return await self.read(lambda conn: [is_rejected_norm(conn, n) for n in norms])
 
     async def is_rejected(self, text: str) -> bool:
-        from memory.records import normalize_text
-        from memory.rows import is_rejected_norm
+        from companion_memory.memory.records import normalize_text
+        from companion_memory.memory.rows import is_rejected_norm
 
         norm = normalize_text(text) if isinstance(text, str) else ""
         return await self.read(lambda conn: is_rejected_norm(conn, norm))

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from core.errors import CompanionMemoryError
-from memory.migrations import Migration
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.memory.migrations import Migration
 
 MIGRATIONS: list[Migration] = [
     Migration(
@@ -411,7 +411,7 @@ def scrub_stages(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
     stages changed. A candidate holding a needle is dropped whole (each candidate
     carries its own digest; the others stay intact), the rest of the page (the raw
     model text) is scrubbed."""
-    from memory.rejections import holds_any, scrub_json
+    from companion_memory.memory.rejections import holds_any, scrub_json
 
     changed = 0
     rows = conn.execute("SELECT namespace, window_id, output FROM sweep_stages").fetchall()

@@ -1,9 +1,20 @@
 """Bytes on disk: the file-system seam, atomic state files, the notification log."""
 
-from storage.atomic import CorruptStateError, ensure_dir, read_json, write_atomic, write_json_atomic
-from storage.faultfs import FaultFileSystem, PowerLoss
-from storage.fs import FileSystem, NotRegularFileError, RealFileSystem, StorageIOError
-from storage.jsonl_log import (
+from companion_memory.storage.atomic import (
+    CorruptStateError,
+    ensure_dir,
+    read_json,
+    write_atomic,
+    write_json_atomic,
+)
+from companion_memory.storage.faultfs import FaultFileSystem, PowerLoss
+from companion_memory.storage.fs import (
+    FileSystem,
+    NotRegularFileError,
+    RealFileSystem,
+    StorageIOError,
+)
+from companion_memory.storage.jsonl_log import (
     CorruptLogError,
     CorruptRun,
     JsonlLog,
@@ -14,7 +25,7 @@ from storage.jsonl_log import (
     TornTail,
     UnsafeEntry,
 )
-from storage.monitor import (
+from companion_memory.storage.monitor import (
     Cleaner,
     CleanResult,
     DiskProbe,

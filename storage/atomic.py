@@ -7,8 +7,8 @@ from typing import Any
 
 import orjson
 
-from core.errors import CompanionMemoryError
-from storage.fs import FileSystem
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.storage.fs import FileSystem
 
 
 class CorruptStateError(CompanionMemoryError):

@@ -36,7 +36,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 
-from storage.fs import NotRegularFileError, StorageIOError
+from companion_memory.storage.fs import NotRegularFileError, StorageIOError
 
 FAULT_KINDS = ("power", "eio", "enospc")
 

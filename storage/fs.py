@@ -14,7 +14,7 @@ import os
 import stat
 from typing import Protocol, runtime_checkable
 
-from core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError
 
 
 class StorageIOError(CompanionMemoryError):

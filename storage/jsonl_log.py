@@ -45,9 +45,9 @@ from typing import Any
 
 import orjson
 
-from core.errors import CompanionMemoryError
-from storage.atomic import ensure_dir
-from storage.fs import FileSystem, NotRegularFileError
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.storage.atomic import ensure_dir
+from companion_memory.storage.fs import FileSystem, NotRegularFileError
 
 SHARD_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl$")
 INDEX_EVERY = 32

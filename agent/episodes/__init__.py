@@ -1,7 +1,7 @@
 """episodes scenario: recorded agent tasks become Device Memory."""
 
-from agent.episodes.fallback import episode_fallback
-from agent.episodes.model import (
+from companion_memory.agent.episodes.fallback import episode_fallback
+from companion_memory.agent.episodes.model import (
     Episode,
     EpisodeError,
     EpisodeStatus,
@@ -11,9 +11,13 @@ from agent.episodes.model import (
     Step,
     parse_episode,
 )
-from agent.episodes.processor import EpisodeProcessor
-from agent.episodes.proposals import ANSWER_SCHEMA, derived_memory_id, validate_answer
-from agent.episodes.recorder import EpisodeRecorder, RecordResult, TraceRef
+from companion_memory.agent.episodes.processor import EpisodeProcessor
+from companion_memory.agent.episodes.proposals import (
+    ANSWER_SCHEMA,
+    derived_memory_id,
+    validate_answer,
+)
+from companion_memory.agent.episodes.recorder import EpisodeRecorder, RecordResult, TraceRef
 
 __all__ = [
     "ANSWER_SCHEMA",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory.records import TEXT_LIMIT_CHARS, normalize_text
+from companion_memory.memory.records import TEXT_LIMIT_CHARS, normalize_text
 
 _DETAIL_CHARS = 120
 

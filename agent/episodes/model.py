@@ -56,8 +56,8 @@ from typing import Any
 
 import orjson
 
-from ble.events import InvalidEventError, format_rfc3339, parse_event_time
-from core.errors import CompanionMemoryError
+from companion_memory.ble.events import InvalidEventError, format_rfc3339, parse_event_time
+from companion_memory.core.errors import CompanionMemoryError
 
 EPISODE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EVIDENCE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")

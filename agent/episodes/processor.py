@@ -34,8 +34,8 @@ from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 from typing import Any
 
-from agent.episodes.model import Episode, EpisodeError
-from agent.episodes.proposals import (
+from companion_memory.agent.episodes.model import Episode, EpisodeError
+from companion_memory.agent.episodes.proposals import (
     ANSWER_SCHEMA,
     SCENARIO,
     SYSTEM_PROMPT,
@@ -46,18 +46,22 @@ from agent.episodes.proposals import (
     staged_json,
     validate_answer,
 )
-from agent.episodes.recorder import EpisodeRecorder, TraceRef
-from agent.model.merge import MemoryMergeEngine, RawProposal
-from agent.model.provider import BudgetExhaustedError, ModelError, ModelUnavailableError
-from agent.processor import BatchOutcome, ProcessorReport
-from core.clock import Clock
-from memory import episode_ledger as ledger
-from memory.episode_ledger import EpisodeState
-from memory.intents import apply_intents
-from memory.records import MemoryError_, MemoryRecord, Tier
-from memory.secrets import contains_secret
-from memory.store import MemoryStore
-from storage.fs import StorageIOError
+from companion_memory.agent.episodes.recorder import EpisodeRecorder, TraceRef
+from companion_memory.agent.model.merge import MemoryMergeEngine, RawProposal
+from companion_memory.agent.model.provider import (
+    BudgetExhaustedError,
+    ModelError,
+    ModelUnavailableError,
+)
+from companion_memory.agent.processor import BatchOutcome, ProcessorReport
+from companion_memory.core.clock import Clock
+from companion_memory.memory import episode_ledger as ledger
+from companion_memory.memory.episode_ledger import EpisodeState
+from companion_memory.memory.intents import apply_intents
+from companion_memory.memory.records import MemoryError_, MemoryRecord, Tier
+from companion_memory.memory.secrets import contains_secret
+from companion_memory.memory.store import MemoryStore
+from companion_memory.storage.fs import StorageIOError
 
 Transition = Callable[[str], None]
 """Observer called after each committed ledger transition with its label:

@@ -30,8 +30,8 @@ from typing import Any
 
 import orjson
 
-from agent.episodes.model import Episode, GoalResult
-from memory.records import (
+from companion_memory.agent.episodes.model import Episode, GoalResult
+from companion_memory.memory.records import (
     AUTHORITY_RANK,
     DEVICE_KINDS,
     TEXT_LIMIT_CHARS,
@@ -44,8 +44,8 @@ from memory.records import (
     SourceRef,
     Tier,
 )
-from memory.secrets import REDACTED as SPAN_REDACTED
-from memory.secrets import contains_secret, redact
+from companion_memory.memory.secrets import REDACTED as SPAN_REDACTED
+from companion_memory.memory.secrets import contains_secret, redact
 
 SCENARIO = "episodes"
 ACTIONS = ("add", "update", "conflict", "ignore")

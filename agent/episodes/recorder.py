@@ -31,16 +31,16 @@ from typing import Any
 
 import orjson
 
-from agent.episodes.model import (
+from companion_memory.agent.episodes.model import (
     DEFAULT_MAX_BYTES,
     EPISODE_ID_RE,
     Episode,
     EpisodeError,
     parse_episode,
 )
-from core.clock import Clock, SystemClock
-from storage.atomic import ensure_dir, write_atomic
-from storage.fs import FileSystem, RealFileSystem
+from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.storage.atomic import ensure_dir, write_atomic
+from companion_memory.storage.fs import FileSystem, RealFileSystem
 
 _DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 EPISODES_DIR = "episodes"

@@ -1,12 +1,12 @@
 """Model providers and the merge engine, shared by the three scenarios."""
 
-from agent.model.budget import BudgetedProvider
-from agent.model.deterministic import DeterministicProvider
-from agent.model.factory import FallbackProvider, build_provider, describe
-from agent.model.llama import CancelReport, LlamaCppProvider
-from agent.model.merge import MemoryMergeEngine, RawProposal
-from agent.model.openai_http import OpenAICompatibleProvider
-from agent.model.provider import (
+from companion_memory.agent.model.budget import BudgetedProvider
+from companion_memory.agent.model.deterministic import DeterministicProvider
+from companion_memory.agent.model.factory import FallbackProvider, build_provider, describe
+from companion_memory.agent.model.llama import CancelReport, LlamaCppProvider
+from companion_memory.agent.model.merge import MemoryMergeEngine, RawProposal
+from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
+from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     Message,
     ModelError,
@@ -17,9 +17,9 @@ from agent.model.provider import (
     ModelTimeoutError,
     ModelUnavailableError,
 )
-from agent.model.scripted import ScriptedProvider
-from agent.model.settings import ProviderConfigError, ProviderSettings
-from agent.model.unavailable import UnavailableProvider
+from companion_memory.agent.model.scripted import ScriptedProvider
+from companion_memory.agent.model.settings import ProviderConfigError, ProviderSettings
+from companion_memory.agent.model.unavailable import UnavailableProvider
 
 __all__ = [
     "BudgetExhaustedError",

@@ -24,16 +24,21 @@ from dataclasses import asdict, dataclass
 from datetime import tzinfo
 from typing import Any
 
-from agent.model.provider import (
+from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     ModelProvider,
     ModelRequest,
     ModelResponse,
 )
-from agent.model.settings import ProviderConfigError
-from core.clock import Clock
-from storage.atomic import CorruptStateError, ensure_dir, read_json, write_json_atomic
-from storage.fs import FileSystem, RealFileSystem, StorageIOError
+from companion_memory.agent.model.settings import ProviderConfigError
+from companion_memory.core.clock import Clock
+from companion_memory.storage.atomic import (
+    CorruptStateError,
+    ensure_dir,
+    read_json,
+    write_json_atomic,
+)
+from companion_memory.storage.fs import FileSystem, RealFileSystem, StorageIOError
 
 _log = logging.getLogger("companion_memory.agent.model.budget")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from agent.model.provider import ModelRequest, ModelResponse, ModelUnavailableError
+from companion_memory.agent.model.provider import ModelRequest, ModelResponse, ModelUnavailableError
 
 Fallback = Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -21,20 +21,20 @@ from collections.abc import Mapping
 from datetime import tzinfo
 from typing import Any
 
-from agent.model.budget import BudgetedProvider
-from agent.model.deterministic import DeterministicProvider, Fallback
-from agent.model.llama import LlamaCppProvider
-from agent.model.openai_http import OpenAICompatibleProvider
-from agent.model.provider import (
+from companion_memory.agent.model.budget import BudgetedProvider
+from companion_memory.agent.model.deterministic import DeterministicProvider, Fallback
+from companion_memory.agent.model.llama import LlamaCppProvider
+from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
+from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     ModelProvider,
     ModelRequest,
     ModelResponse,
     ModelUnavailableError,
 )
-from agent.model.settings import ProviderSettings
-from core.clock import Clock
-from storage.fs import FileSystem
+from companion_memory.agent.model.settings import ProviderSettings
+from companion_memory.core.clock import Clock
+from companion_memory.storage.fs import FileSystem
 
 BUDGET_DIR = "model"
 

@@ -29,8 +29,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from agent.model.llama_engine import Generation, GenerationCancelled, Job, LlamaEngine
-from agent.model.provider import (
+from companion_memory.agent.model.llama_engine import (
+    Generation,
+    GenerationCancelled,
+    Job,
+    LlamaEngine,
+)
+from companion_memory.agent.model.provider import (
     Message,
     ModelError,
     ModelOutputError,
@@ -38,8 +43,8 @@ from agent.model.provider import (
     ModelResponse,
     ModelUnavailableError,
 )
-from agent.model.schema_tools import parse_completion
-from agent.model.settings import ProviderConfigError
+from companion_memory.agent.model.schema_tools import parse_completion
+from companion_memory.agent.model.settings import ProviderConfigError
 
 T = TypeVar("T")
 

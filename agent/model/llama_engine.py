@@ -37,21 +37,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.model.forced import Cursor, Skeleton
-from agent.model.llama_buffers import (
+from companion_memory.agent.model.forced import Cursor, Skeleton
+from companion_memory.agent.model.llama_buffers import (
     BufferPlan,
     cpu_extra_buffer_types,
     model_params_with,
     plan_extra_buffers,
 )
-from agent.model.provider import (
+from companion_memory.agent.model.provider import (
     Message,
     ModelError,
     ModelOutputError,
     ModelTimeoutError,
     ModelUnavailableError,
 )
-from agent.model.schema_tools import schema_key, schema_to_gbnf
+from companion_memory.agent.model.schema_tools import schema_key, schema_to_gbnf
 
 GGUF_MAGIC = b"GGUF"
 PROMPT_CHUNK = 24  # tokens per prompt-eval step: the cancel check granularity during prefill

@@ -21,8 +21,13 @@ from typing import Any
 
 import orjson
 
-from agent.model.provider import Message, ModelProvider, ModelRequest, ModelTimeoutError
-from memory import redact
+from companion_memory.agent.model.provider import (
+    Message,
+    ModelProvider,
+    ModelRequest,
+    ModelTimeoutError,
+)
+from companion_memory.memory import redact
 
 REJECTIONS_LIMIT = 8
 REJECTION_CHARS = 180

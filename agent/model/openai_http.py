@@ -30,7 +30,7 @@ from typing import Any
 import httpx
 import orjson
 
-from agent.model.provider import (
+from companion_memory.agent.model.provider import (
     ModelError,
     ModelOutputError,
     ModelRequest,
@@ -38,8 +38,8 @@ from agent.model.provider import (
     ModelTimeoutError,
     ModelUnavailableError,
 )
-from agent.model.schema_tools import parse_completion
-from agent.model.settings import RESPONSE_FORMATS, ProviderConfigError
+from companion_memory.agent.model.schema_tools import parse_completion
+from companion_memory.agent.model.settings import RESPONSE_FORMATS, ProviderConfigError
 
 MAX_RESPONSE_BYTES = 1_000_000  # a chat completion for one batch is a few KiB; refuse more
 

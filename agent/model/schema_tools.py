@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from agent.model.provider import ModelOutputError
+from companion_memory.agent.model.provider import ModelOutputError
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),

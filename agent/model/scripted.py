@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from agent.model.provider import ModelError, ModelRequest, ModelResponse
+from companion_memory.agent.model.provider import ModelError, ModelRequest, ModelResponse
 
 Step = str | BaseException | Callable[[ModelRequest], str]
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError
 
 PROVIDER_KINDS = ("deterministic", "llama", "openai")
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
@@ -115,8 +115,8 @@ class ProviderSettings:
     def check_files(self) -> None:
         """The model file checks (blocking I/O: run off the event loop)."""
         if "llama" in (self.kind, self.fallback):
-            from agent.model.llama_engine import check_gguf_file
-            from agent.model.provider import ModelUnavailableError
+            from companion_memory.agent.model.llama_engine import check_gguf_file
+            from companion_memory.agent.model.provider import ModelUnavailableError
 
             try:
                 check_gguf_file(str(self.model_path))

@@ -9,7 +9,7 @@ and status, and nothing silently switches to another model.
 
 from __future__ import annotations
 
-from agent.model.provider import ModelRequest, ModelResponse, ModelUnavailableError
+from companion_memory.agent.model.provider import ModelRequest, ModelResponse, ModelUnavailableError
 
 
 class UnavailableProvider:

@@ -1,8 +1,12 @@
 """notifications scenario."""
 
-from agent.notifications.context import ContextClosedError, NotificationContext
-from agent.notifications.context_state import MemoryCursor, StateFileCursor, StoreMemoryCursor
-from agent.notifications.context_types import (
+from companion_memory.agent.notifications.context import ContextClosedError, NotificationContext
+from companion_memory.agent.notifications.context_state import (
+    MemoryCursor,
+    StateFileCursor,
+    StoreMemoryCursor,
+)
+from companion_memory.agent.notifications.context_types import (
     BatchNotContiguousError,
     CleanupResult,
     ConsumeResult,
@@ -11,12 +15,12 @@ from agent.notifications.context_types import (
     NotificationRecord,
     SourceCursor,
 )
-from agent.notifications.fallback import notification_fallback
-from agent.notifications.filters import NoiseFilter, contains_secret, find_secret
-from agent.notifications.processor import NotificationProcessor
-from agent.notifications.proposals import PROPOSAL_SCHEMA, validate_proposals
-from storage.fs import StorageIOError
-from storage.jsonl_log import CorruptLogError
+from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.filters import NoiseFilter, contains_secret, find_secret
+from companion_memory.agent.notifications.processor import NotificationProcessor
+from companion_memory.agent.notifications.proposals import PROPOSAL_SCHEMA, validate_proposals
+from companion_memory.storage.fs import StorageIOError
+from companion_memory.storage.jsonl_log import CorruptLogError
 
 __all__ = [
     "PROPOSAL_SCHEMA",

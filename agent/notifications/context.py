@@ -52,12 +52,12 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from agent.notifications.context_state import (
+from companion_memory.agent.notifications.context_state import (
     ContextState,
     MemoryCursor,
     StateFileCursor,
 )
-from agent.notifications.context_types import (
+from companion_memory.agent.notifications.context_types import (
     BatchNotContiguousError,
     CleanupResult,
     ConsumeResult,
@@ -66,13 +66,18 @@ from agent.notifications.context_types import (
     SourceCursor,
     line_fingerprint,
 )
-from ble.events import NotificationEvent, format_rfc3339, parse_rfc3339
-from ble.ring import EventRing
-from core.clock import Clock, SystemClock
-from core.errors import CompanionMemoryError
-from memory.records import MemoryIntent
-from storage.fs import FileSystem, NotRegularFileError, RealFileSystem, StorageIOError
-from storage.jsonl_log import JsonlLog, RecoveryReport
+from companion_memory.ble.events import NotificationEvent, format_rfc3339, parse_rfc3339
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.memory.records import MemoryIntent
+from companion_memory.storage.fs import (
+    FileSystem,
+    NotRegularFileError,
+    RealFileSystem,
+    StorageIOError,
+)
+from companion_memory.storage.jsonl_log import JsonlLog, RecoveryReport
 
 T = TypeVar("T")
 

@@ -19,13 +19,13 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from agent.notifications.context_types import Gap, IntentsNeedStoreError
-from ble.events import InvalidEventError, parse_rfc3339
-from memory.intents import CursorAdvance
-from memory.records import CursorConflictError, MemoryIntent
-from memory.store import MemoryStore
-from storage.atomic import CorruptStateError, read_json, write_json_atomic
-from storage.fs import FileSystem
+from companion_memory.agent.notifications.context_types import Gap, IntentsNeedStoreError
+from companion_memory.ble.events import InvalidEventError, parse_rfc3339
+from companion_memory.memory.intents import CursorAdvance
+from companion_memory.memory.records import CursorConflictError, MemoryIntent
+from companion_memory.memory.store import MemoryStore
+from companion_memory.storage.atomic import CorruptStateError, read_json, write_json_atomic
+from companion_memory.storage.fs import FileSystem
 
 STATE_VERSION = 1
 MAX_GAPS = 10_000

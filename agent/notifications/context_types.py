@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ble.events import EventKind, NotificationEvent, format_rfc3339, parse_rfc3339
-from core.errors import CompanionMemoryError
+from companion_memory.ble.events import EventKind, NotificationEvent, format_rfc3339, parse_rfc3339
+from companion_memory.core.errors import CompanionMemoryError
 
 GAP_KINDS = (
     "ring_overflow",

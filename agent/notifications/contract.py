@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from typing import Any
 
-from memory.records import MemoryRecord
+from companion_memory.memory.records import MemoryRecord
 
 ACTIONS = ("skip", "new", "same", "update", "cancel")
 TARGETED = ("same", "update", "cancel")

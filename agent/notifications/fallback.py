@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memory.records import normalize_text
+from companion_memory.memory.records import normalize_text
 
 SCENARIO = "notifications"
 SENDER_CHARS = 40

@@ -22,24 +22,24 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ble.events import EventKind, NotificationEvent
-from memory.lexicon import GLOSS
-from memory.search_text import fold
-from memory.secrets import _API_KEY as _API_KEY
-from memory.secrets import _API_KEY_LC as _API_KEY_LC
-from memory.secrets import (
+from companion_memory.ble.events import EventKind, NotificationEvent
+from companion_memory.memory.lexicon import GLOSS
+from companion_memory.memory.search_text import fold
+from companion_memory.memory.secrets import _API_KEY as _API_KEY
+from companion_memory.memory.secrets import _API_KEY_LC as _API_KEY_LC
+from companion_memory.memory.secrets import (
     REDACTED,
     _ascii_twin,
     _lowered,
     redact,
     secret_spans,
 )
-from memory.secrets import _is_one_time_code as _is_one_time_code
-from memory.secrets import auth_message as auth_message
-from memory.secrets import contains_secret as contains_secret
-from memory.secrets import find_secret as find_secret
-from memory.secrets import iban_valid as iban_valid
-from memory.secrets import luhn_valid as luhn_valid
+from companion_memory.memory.secrets import _is_one_time_code as _is_one_time_code
+from companion_memory.memory.secrets import auth_message as auth_message
+from companion_memory.memory.secrets import contains_secret as contains_secret
+from companion_memory.memory.secrets import find_secret as find_secret
+from companion_memory.memory.secrets import iban_valid as iban_valid
+from companion_memory.memory.secrets import luhn_valid as luhn_valid
 
 # (`_API_KEY`, `_API_KEY_LC`, `_is_one_time_code` and `_has_password` stay reachable here:
 # the ASCII fast path is checked against the IGNORECASE patterns through them)

@@ -28,11 +28,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
-from agent.model.merge import MemoryMergeEngine, bound_rejections
-from agent.model.provider import BudgetExhaustedError, Message, ModelUnavailableError
-from agent.notifications.context import NotificationContext
-from agent.notifications.context_types import BatchNotContiguousError, NotificationRecord
-from agent.notifications.contract import (
+from companion_memory.agent.model.merge import MemoryMergeEngine, bound_rejections
+from companion_memory.agent.model.provider import (
+    BudgetExhaustedError,
+    Message,
+    ModelUnavailableError,
+)
+from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.notifications.context_types import (
+    BatchNotContiguousError,
+    NotificationRecord,
+)
+from companion_memory.agent.notifications.contract import (
     EXAMPLE_ANSWER,
     EXAMPLE_USER,
     BatchItem,
@@ -41,19 +48,19 @@ from agent.notifications.contract import (
     read_answer,
     render_items,
 )
-from agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
-from agent.notifications.fallback import app_label, notification_fallback
-from agent.notifications.filters import NoiseFilter, contains_secret
-from agent.notifications.proposals import (
+from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
+from companion_memory.agent.notifications.fallback import app_label, notification_fallback
+from companion_memory.agent.notifications.filters import NoiseFilter, contains_secret
+from companion_memory.agent.notifications.proposals import (
     ItemContext,
     Proposal,
     validate_proposals,
 )
-from agent.processor import BatchOutcome, ProcessorReport
-from ble.events import EventKind, format_rfc3339
-from core.clock import Clock
-from core.errors import CompanionMemoryError
-from memory.records import (
+from companion_memory.agent.processor import BatchOutcome, ProcessorReport
+from companion_memory.ble.events import EventKind, format_rfc3339
+from companion_memory.core.clock import Clock
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.memory.records import (
     AUTHORITY_RANK,
     Authority,
     IntentOp,
@@ -66,7 +73,7 @@ from memory.records import (
     Tier,
     refuse_secrets,
 )
-from memory.store import MemoryStore
+from companion_memory.memory.store import MemoryStore
 
 SCENARIO = "notifications"
 SOURCE_RETENTION = timedelta(days=14)

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from agent.notifications.filters import contains_secret
-from memory.records import (
+from companion_memory.agent.notifications.filters import contains_secret
+from companion_memory.memory.records import (
     AUTHORITY_RANK,
     PERSONAL_KINDS,
     Authority,

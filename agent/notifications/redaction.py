@@ -7,6 +7,12 @@ keeps the names the notification code has always imported.
 
 from __future__ import annotations
 
-from memory.secrets import AUTH_MESSAGE_WORDS, REDACTED, auth_message, redact, secret_spans
+from companion_memory.memory.secrets import (
+    AUTH_MESSAGE_WORDS,
+    REDACTED,
+    auth_message,
+    redact,
+    secret_spans,
+)
 
 __all__ = ["AUTH_MESSAGE_WORDS", "REDACTED", "auth_message", "redact", "secret_spans"]

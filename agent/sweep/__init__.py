@@ -1,17 +1,21 @@
 """sweep scenario: once per completed local day, consolidate it into Long-Term memory."""
 
-from agent.sweep.day_input import DayInput, InputLimits, SweepContext, gather_day
-from agent.sweep.fallback import sweep_fallback
-from agent.sweep.processor import DailySweepProcessor, SweepConfigError, SweepEngine
-from agent.sweep.proposals import (
+from companion_memory.agent.sweep.day_input import DayInput, InputLimits, SweepContext, gather_day
+from companion_memory.agent.sweep.fallback import sweep_fallback
+from companion_memory.agent.sweep.processor import (
+    DailySweepProcessor,
+    SweepConfigError,
+    SweepEngine,
+)
+from companion_memory.agent.sweep.proposals import (
     SCHEMA_VERSION,
     SWEEP_SCHEMA,
     Candidate,
     DayScope,
     validate_page,
 )
-from agent.sweep.state import ZONE_CHANGED
-from agent.sweep.windows import (
+from companion_memory.agent.sweep.state import ZONE_CHANGED
+from companion_memory.agent.sweep.windows import (
     SweepZoneError,
     Window,
     completed_days,

@@ -22,8 +22,8 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from agent.sweep.proposals import Candidate, normalize_subject
-from memory import (
+from companion_memory.agent.sweep.proposals import Candidate, normalize_subject
+from companion_memory.memory import (
     AUTHORITY_RANK,
     Authority,
     IntentOp,
@@ -37,8 +37,8 @@ from memory import (
     apply_intents,
     normalize_text,
 )
-from memory.rows import COLUMNS, fetch_record, record_from_row, to_us
-from memory.sweep_ledger import ReceiptKey, mark_applied
+from companion_memory.memory.rows import COLUMNS, fetch_record, record_from_row, to_us
+from companion_memory.memory.sweep_ledger import ReceiptKey, mark_applied
 
 WRITE_OUTCOMES = frozenset({"promoted", "added", "amended"})
 CANDIDATE_AUTHORITY = Authority.INFERENCE

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from agent.notifications.filters import NoiseFilter
-from agent.sweep.proposals import DayScope
-from agent.sweep.windows import Window
-from memory import MemoryRecord, SourceKind, Tier
-from memory.secrets import contains_secret
-from memory.store import MemoryStore
+from companion_memory.agent.notifications.filters import NoiseFilter
+from companion_memory.agent.sweep.proposals import DayScope
+from companion_memory.agent.sweep.windows import Window
+from companion_memory.memory import MemoryRecord, SourceKind, Tier
+from companion_memory.memory.secrets import contains_secret
+from companion_memory.memory.store import MemoryStore
 
 TITLE_EXCERPT_CHARS = 80
 BODY_EXCERPT_CHARS = 240

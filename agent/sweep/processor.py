@@ -38,11 +38,11 @@ from typing import Any, Protocol
 
 import orjson
 
-from agent.model.provider import ModelError
-from agent.processor import BatchOutcome, ProcessorReport
-from agent.sweep import apply as sweep_apply
-from agent.sweep.day_input import InputLimits, SweepContext, gather_day
-from agent.sweep.proposals import (
+from companion_memory.agent.model.provider import ModelError
+from companion_memory.agent.processor import BatchOutcome, ProcessorReport
+from companion_memory.agent.sweep import apply as sweep_apply
+from companion_memory.agent.sweep.day_input import InputLimits, SweepContext, gather_day
+from companion_memory.agent.sweep.proposals import (
     SCHEMA_VERSION,
     SWEEP_SCHEMA,
     SYSTEM_PROMPT,
@@ -50,12 +50,12 @@ from agent.sweep.proposals import (
     canonical,
     validate_page,
 )
-from agent.sweep.state import SweepStateMixin, zone_mismatch
-from agent.sweep.windows import Window, completed_days, day_window, load_zone
-from core.clock import Clock
-from core.errors import CompanionMemoryError
-from memory import sweep_ledger as ledger
-from memory.store import MemoryStore
+from companion_memory.agent.sweep.state import SweepStateMixin, zone_mismatch
+from companion_memory.agent.sweep.windows import Window, completed_days, day_window, load_zone
+from companion_memory.core.clock import Clock
+from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.memory import sweep_ledger as ledger
+from companion_memory.memory.store import MemoryStore
 
 RAW_OUTPUT_LIMIT_CHARS = 16_384
 StepHook = Callable[[str], None]

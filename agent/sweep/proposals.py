@@ -24,8 +24,8 @@ from typing import Any
 
 import orjson
 
-from memory.records import PERSONAL_KINDS, TEXT_LIMIT_CHARS, normalize_text
-from memory.secrets import contains_secret
+from companion_memory.memory.records import PERSONAL_KINDS, TEXT_LIMIT_CHARS, normalize_text
+from companion_memory.memory.secrets import contains_secret
 
 SCHEMA_VERSION = 1
 """Version of the staged page format; a stage with an older version is attested empty."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
-from agent.sweep.proposals import SCHEMA_VERSION
-from agent.sweep.windows import (
+from companion_memory.agent.sweep.proposals import SCHEMA_VERSION
+from companion_memory.agent.sweep.windows import (
     Window,
     completed_days,
     local_date_of,
@@ -22,13 +22,13 @@ from agent.sweep.windows import (
     next_window,
     today,
 )
-from memory import Tier
-from memory import sweep_ledger as ledger
+from companion_memory.memory import Tier
+from companion_memory.memory import sweep_ledger as ledger
 
 if TYPE_CHECKING:
-    from agent.sweep.day_input import InputLimits, SweepContext
-    from core.clock import Clock
-    from memory.store import MemoryStore
+    from companion_memory.agent.sweep.day_input import InputLimits, SweepContext
+    from companion_memory.core.clock import Clock
+    from companion_memory.memory.store import MemoryStore
 
 ZONE_CHANGED = "timezone_changed_requires_reconciliation"
 

@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError
 
 
 class SweepZoneError(CompanionMemoryError):

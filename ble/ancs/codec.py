@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import IntEnum, IntFlag
 from typing import TypeVar
 
-from ble.errors import CodecError, PhoneLinkError
+from companion_memory.ble.errors import CodecError, PhoneLinkError
 
 ANCS_SERVICE_UUID = "7905f431-b5ce-4e99-a40f-4b1e122d00d0"
 NOTIFICATION_SOURCE_UUID = "9fbf120d-6301-42d9-8c58-25e699a21dbd"

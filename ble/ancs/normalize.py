@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     AncsCodecError,
     AttributeSpec,
     CategoryID,
     NotificationAttributeID,
     decode_text,
 )
-from ble.ancs.reassembler import AttributeResponse
-from ble.events import (
+from companion_memory.ble.ancs.reassembler import AttributeResponse
+from companion_memory.ble.events import (
     BODY_LIMIT_BYTES,
     EARLIEST_EVENT_TIME,
     LATEST_EVENT_TIME,

@@ -16,7 +16,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     LENGTH_PREFIXED_ATTRIBUTES,
     AncsCodecError,
     AttributeSpec,

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     CONTROL_POINT_UUID,
     DATA_SOURCE_UUID,
     NOTIFICATION_SOURCE_UUID,
@@ -38,7 +38,7 @@ from ble.ancs.codec import (
     decode_text,
     parse_notification_source,
 )
-from ble.ancs.normalize import (
+from companion_memory.ble.ancs.normalize import (
     AncsContentIndex,
     NotificationAttributes,
     category_name,
@@ -47,13 +47,17 @@ from ble.ancs.normalize import (
     notification_attribute_specs,
     parse_ancs_date,
 )
-from ble.ancs.reassembler import AttributeRequest, AttributeResponse, DataSourceReassembler
-from ble.errors import AttWriteError, CommandTimeoutError, LinkClosedError
-from ble.events import BODY_LIMIT_BYTES, EventKind, NotificationEvent
-from ble.link import PhoneLink
-from ble.ring import EventRing
-from core.clock import Clock, SystemClock
-from core.errors import CompanionMemoryError
+from companion_memory.ble.ancs.reassembler import (
+    AttributeRequest,
+    AttributeResponse,
+    DataSourceReassembler,
+)
+from companion_memory.ble.errors import AttWriteError, CommandTimeoutError, LinkClosedError
+from companion_memory.ble.events import BODY_LIMIT_BYTES, EventKind, NotificationEvent
+from companion_memory.ble.link import PhoneLink
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.core.errors import CompanionMemoryError
 
 COMMAND_TIMEOUT_S = 5.0
 """How long one Control Point command may take until its response is complete; iOS

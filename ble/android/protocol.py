@@ -23,8 +23,8 @@ from typing import Any
 
 import orjson
 
-from ble.errors import CodecError
-from ble.events import InvalidEventError, NotificationEvent, format_rfc3339
+from companion_memory.ble.errors import CodecError
+from companion_memory.ble.events import InvalidEventError, NotificationEvent, format_rfc3339
 
 COMPANION_SERVICE_UUID = "8e1f0001-6c1a-4a5e-9d2b-3c7a5e0b9a10"
 EVENT_CHARACTERISTIC_UUID = "8e1f0002-6c1a-4a5e-9d2b-3c7a5e0b9a10"

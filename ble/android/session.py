@@ -18,7 +18,7 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ble.android.protocol import (
+from companion_memory.ble.android.protocol import (
     CONTROL_CHARACTERISTIC_UUID,
     EVENT_CHARACTERISTIC_UUID,
     AckStatus,
@@ -28,10 +28,10 @@ from ble.android.protocol import (
     decode_payload,
     encode_control,
 )
-from ble.errors import LinkClosedError
-from ble.link import PhoneLink
-from ble.ring import EventRing
-from core.errors import CompanionMemoryError
+from companion_memory.ble.errors import LinkClosedError
+from companion_memory.ble.link import PhoneLink
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.errors import CompanionMemoryError
 
 _log = logging.getLogger("companion_memory.ble.android")
 

@@ -6,9 +6,9 @@ bumble-based phones live in `ble.emulator.bumble_iphone` / `bumble_android` /
 `replay_over_ancs` imports bumble when called.
 """
 
-from ble.emulator.fake_iphone import FakeIphoneLink
-from ble.emulator.iphone_model import AncsPhoneModel, PhoneNotification, fragment
-from ble.emulator.replay import ReplayStats, replay_over_ancs
+from companion_memory.ble.emulator.fake_iphone import FakeIphoneLink
+from companion_memory.ble.emulator.iphone_model import AncsPhoneModel, PhoneNotification, fragment
+from companion_memory.ble.emulator.replay import ReplayStats, replay_over_ancs
 
 __all__ = [
     "AncsPhoneModel",

@@ -23,15 +23,15 @@ from dbus_fast.constants import PropertyAccess
 from dbus_fast.errors import DBusError
 from dbus_fast.service import ServiceInterface, dbus_property, method
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     ANCS_SERVICE_UUID,
     CONTROL_POINT_UUID,
     DATA_SOURCE_UUID,
     NOTIFICATION_SOURCE_UUID,
 )
-from ble.bluez_advertisement import LEAdvertisement
-from ble.emulator.iphone_model import AncsPhoneModel, fragment
-from ble.errors import AttWriteError
+from companion_memory.ble.bluez_advertisement import LEAdvertisement
+from companion_memory.ble.emulator.iphone_model import AncsPhoneModel, fragment
+from companion_memory.ble.errors import AttWriteError
 
 APP_PATH = "/com/example/iphone"
 SERVICE_PATH = APP_PATH + "/service0"

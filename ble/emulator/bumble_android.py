@@ -16,7 +16,7 @@ from bumble.att import ATT_Error
 from bumble.device import Connection, Device
 from bumble.gatt import Characteristic, CharacteristicValue, Service
 
-from ble.android.protocol import (
+from companion_memory.ble.android.protocol import (
     COMPANION_SERVICE_UUID,
     CONTROL_CHARACTERISTIC_UUID,
     EVENT_CHARACTERISTIC_UUID,
@@ -26,7 +26,7 @@ from ble.android.protocol import (
     encode_payload,
     parse_control,
 )
-from ble.events import NotificationEvent
+from companion_memory.ble.events import NotificationEvent
 
 INSUFFICIENT_AUTHENTICATION = 0x05
 VALUE_NOT_ALLOWED = 0x13

@@ -17,14 +17,14 @@ from bumble.att import ATT_Error
 from bumble.device import Connection, Device
 from bumble.gatt import Characteristic, CharacteristicValue, Service
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     ANCS_SERVICE_UUID,
     CONTROL_POINT_UUID,
     DATA_SOURCE_UUID,
     NOTIFICATION_SOURCE_UUID,
 )
-from ble.emulator.iphone_model import AncsPhoneModel, fragment
-from ble.errors import AttWriteError
+from companion_memory.ble.emulator.iphone_model import AncsPhoneModel, fragment
+from companion_memory.ble.errors import AttWriteError
 
 INSUFFICIENT_AUTHENTICATION = 0x05
 

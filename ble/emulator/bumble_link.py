@@ -22,8 +22,8 @@ from bumble.host import Host
 from bumble.link import LocalLink
 from bumble.transport.common import AsyncPipeSink
 
-from ble.errors import AttWriteError, LinkClosedError, PhoneLinkError
-from ble.link import NotifyCallback
+from companion_memory.ble.errors import AttWriteError, LinkClosedError, PhoneLinkError
+from companion_memory.ble.link import NotifyCallback
 
 CONNECT_TIMEOUT_S = 10.0
 """Connecting and pairing on the in-process link takes milliseconds; 10 s means it hung."""

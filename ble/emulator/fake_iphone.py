@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import asyncio
 
-from ble.ancs.codec import CONTROL_POINT_UUID, DATA_SOURCE_UUID, NOTIFICATION_SOURCE_UUID
-from ble.emulator.iphone_model import AncsPhoneModel, fragment
-from ble.link import FakePhoneLink
+from companion_memory.ble.ancs.codec import (
+    CONTROL_POINT_UUID,
+    DATA_SOURCE_UUID,
+    NOTIFICATION_SOURCE_UUID,
+)
+from companion_memory.ble.emulator.iphone_model import AncsPhoneModel, fragment
+from companion_memory.ble.link import FakePhoneLink
 
 
 class FakeIphoneLink(FakePhoneLink):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     LENGTH_PREFIXED_ATTRIBUTES,
     AppAttributeID,
     CategoryID,
@@ -25,8 +25,8 @@ from ble.ancs.codec import (
     NotificationAttributeID,
     NotificationSourcePacket,
 )
-from ble.errors import AttWriteError
-from ble.events import NotificationEvent
+from companion_memory.ble.errors import AttWriteError
+from companion_memory.ble.events import NotificationEvent
 
 A = NotificationAttributeID
 ERROR_UNKNOWN_COMMAND = 0xA0

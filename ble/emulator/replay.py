@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ble.events import EventKind, NotificationEvent
-from ble.ring import EventRing
-from core.clock import Clock
+from companion_memory.ble.events import EventKind, NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import Clock
 
 REPLAY_STEP_TIMEOUT_S = 30.0
 """One event crosses the in-process link in milliseconds; 30 s means something hung."""
@@ -51,10 +51,10 @@ async def replay_over_ancs(
     clock: Clock | None = None,
 ) -> ReplayStats:
     """Post `events` on an emulated iPhone and carry them over ANCS into `ring`."""
-    from ble.ancs.session import AncsSession
-    from ble.emulator.bumble_iphone import EmulatedIphone
-    from ble.emulator.bumble_link import BumbleTestbed
-    from ble.emulator.iphone_model import ancs_date
+    from companion_memory.ble.ancs.session import AncsSession
+    from companion_memory.ble.emulator.bumble_iphone import EmulatedIphone
+    from companion_memory.ble.emulator.bumble_link import BumbleTestbed
+    from companion_memory.ble.emulator.iphone_model import ancs_date
 
     items = [_as_event(e) for e in events]
     await asyncio.to_thread(ancs_date, items[0].posted_at if items else _epoch(), zone)

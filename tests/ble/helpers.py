@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from ble.events import NotificationEvent
-from ble.ring import EventRing
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.ring import EventRing
 
 
 async def until(condition: Callable[[], bool], *, spins: int = 20_000) -> None:

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from ble.advertising import ADVERTISEMENT_PATH, AncsAdvertiser
-from ble.ancs.codec import ANCS_SERVICE_UUID
-from ble.errors import PhoneLinkError
+from companion_memory.ble.advertising import ADVERTISEMENT_PATH, AncsAdvertiser
+from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
+from companion_memory.ble.errors import PhoneLinkError
 from tests.ble.bluez_env import WEARABLE, BluezEnv, close_bleak_manager
 
 pytestmark = pytest.mark.bluez

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     AncsCodecError,
     AncsCommandError,
     AttributeSpec,
@@ -21,16 +21,16 @@ from ble.ancs.codec import (
     encode_perform_notification_action,
     parse_notification_source,
 )
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     NotificationAttributeID as A,
 )
-from ble.ancs.reassembler import (
+from companion_memory.ble.ancs.reassembler import (
     AttributeRequest,
     DataSourceReassembler,
     decode_attribute_response,
     encode_attribute_response,
 )
-from ble.errors import CodecError
+from companion_memory.ble.errors import CodecError
 
 SPECS = (
     AttributeSpec(A.APP_IDENTIFIER),
@@ -244,7 +244,7 @@ def test_fuzz_valid_responses_random_splits(data: st.DataObject) -> None:
 def test_an_ancs_date_at_the_edge_of_the_calendar_is_a_bad_date(raw: bytes) -> None:
     from zoneinfo import ZoneInfo
 
-    from ble.ancs.normalize import parse_ancs_date
+    from companion_memory.ble.ancs.normalize import parse_ancs_date
 
     # Year 1 east of UTC and year 9999 west of it cannot even be moved to UTC.
     for zone in ("Pacific/Kiritimati", "Pacific/Pago_Pago", "UTC"):
@@ -257,7 +257,7 @@ def test_an_ordinary_ancs_date_is_moved_to_utc() -> None:
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
-    from ble.ancs.normalize import parse_ancs_date
+    from companion_memory.ble.ancs.normalize import parse_ancs_date
 
     got = parse_ancs_date(b"20260310T183000", ZoneInfo("Europe/Berlin"))
     assert got == datetime(2026, 3, 10, 17, 30, tzinfo=UTC)

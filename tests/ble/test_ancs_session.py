@@ -11,21 +11,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ble.ancs.codec import (
+from companion_memory.ble.ancs.codec import (
     CategoryID,
     EventFlags,
     EventID,
     NotificationAttributeID,
     NotificationSourcePacket,
 )
-from ble.ancs.normalize import AncsContentIndex
-from ble.ancs.session import AncsSession
-from ble.emulator.fake_iphone import FakeIphoneLink
-from ble.emulator.iphone_model import AncsPhoneModel
-from ble.events import EventKind
-from ble.ring import EventRing
-from core.clock import FakeClock
-from core.errors import CompanionMemoryError
+from companion_memory.ble.ancs.normalize import AncsContentIndex
+from companion_memory.ble.ancs.session import AncsSession
+from companion_memory.ble.emulator.fake_iphone import FakeIphoneLink
+from companion_memory.ble.emulator.iphone_model import AncsPhoneModel
+from companion_memory.ble.events import EventKind
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
+from companion_memory.core.errors import CompanionMemoryError
 from tests.ble.helpers import ring_events, until
 
 ZONE = "America/Sao_Paulo"  # UTC-3, no DST

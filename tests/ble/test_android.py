@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ble.android.protocol import (
+from companion_memory.ble.android.protocol import (
     EVENT_CHARACTERISTIC_UUID,
     AckStatus,
     AndroidCodecError,
@@ -22,12 +22,12 @@ from ble.android.protocol import (
     encode_payload,
     parse_control,
 )
-from ble.android.session import AndroidSession
-from ble.emulator.bumble_android import EmulatedAndroidPhone
-from ble.emulator.bumble_link import BumbleTestbed
-from ble.events import EventKind, NotificationEvent
-from ble.link import FakePhoneLink
-from ble.ring import EventRing
+from companion_memory.ble.android.session import AndroidSession
+from companion_memory.ble.emulator.bumble_android import EmulatedAndroidPhone
+from companion_memory.ble.emulator.bumble_link import BumbleTestbed
+from companion_memory.ble.events import EventKind, NotificationEvent
+from companion_memory.ble.link import FakePhoneLink
+from companion_memory.ble.ring import EventRing
 from tests.ble.helpers import ring_events, until
 
 T0 = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)

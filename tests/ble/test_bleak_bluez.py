@@ -11,19 +11,19 @@ import asyncio
 
 import pytest
 
-from ble.ancs.codec import EventFlags, EventID, NotificationSourcePacket
-from ble.ancs.normalize import AncsContentIndex
-from ble.ancs.session import AncsSession
-from ble.bleak_link import connect_phone
-from ble.emulator.bluez_iphone import (
+from companion_memory.ble.ancs.codec import EventFlags, EventID, NotificationSourcePacket
+from companion_memory.ble.ancs.normalize import AncsContentIndex
+from companion_memory.ble.ancs.session import AncsSession
+from companion_memory.ble.bleak_link import connect_phone
+from companion_memory.ble.emulator.bluez_iphone import (
     BluezIphone,
     connect_device,
     disconnect_device,
     remove_device,
 )
-from ble.errors import PhoneLinkError
-from ble.events import EventKind
-from ble.ring import EventRing
+from companion_memory.ble.errors import PhoneLinkError
+from companion_memory.ble.events import EventKind
+from companion_memory.ble.ring import EventRing
 from tests.ble.bluez_env import PHONE, WEARABLE, BluezEnv, close_bleak_manager
 from tests.ble.helpers import ring_events
 

@@ -7,14 +7,19 @@ from datetime import UTC, datetime
 
 import pytest
 
-from ble.ancs.codec import CategoryID, EventFlags, EventID, NotificationSourcePacket
-from ble.ancs.normalize import AncsContentIndex
-from ble.ancs.session import AncsSession
-from ble.emulator.bumble_iphone import EmulatedIphone
-from ble.emulator.bumble_link import BumbleTestbed
-from ble.errors import AttWriteError
-from ble.events import EventKind, NotificationEvent
-from ble.ring import EventRing
+from companion_memory.ble.ancs.codec import (
+    CategoryID,
+    EventFlags,
+    EventID,
+    NotificationSourcePacket,
+)
+from companion_memory.ble.ancs.normalize import AncsContentIndex
+from companion_memory.ble.ancs.session import AncsSession
+from companion_memory.ble.emulator.bumble_iphone import EmulatedIphone
+from companion_memory.ble.emulator.bumble_link import BumbleTestbed
+from companion_memory.ble.errors import AttWriteError
+from companion_memory.ble.events import EventKind, NotificationEvent
+from companion_memory.ble.ring import EventRing
 from tests.ble.helpers import ring_events
 
 ZONE = "Europe/Berlin"
@@ -107,7 +112,7 @@ async def test_unpaired_client_gets_nothing() -> None:
 
 
 async def test_replay_over_ancs_helper() -> None:
-    from ble.emulator import replay_over_ancs
+    from companion_memory.ble.emulator import replay_over_ancs
 
     base = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
     events: list[NotificationEvent | dict[str, str]] = [

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from ble.bleak_link import Backoff, BleakPhoneLink, PhoneLinkRunner
-from ble.errors import AttWriteError, LinkClosedError, PhoneLinkError
-from ble.link import FakePhoneLink, PhoneLink
-from core.clock import FakeClock
+from companion_memory.ble.bleak_link import Backoff, BleakPhoneLink, PhoneLinkRunner
+from companion_memory.ble.errors import AttWriteError, LinkClosedError, PhoneLinkError
+from companion_memory.ble.link import FakePhoneLink, PhoneLink
+from companion_memory.core.clock import FakeClock
 from tests.ble.helpers import until
 
 UUID = "9fbf120d-6301-42d9-8c58-25e699a21dbd"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from device.config import Config, default_toml, load_config, parse_config
-from device.errors import ConfigError, RootBusyError, RootError
-from device.lock import RootLock, read_holder
-from device.root import MARKER, check_root, prepare_root, resolve_root
+from companion_memory.device.config import Config, default_toml, load_config, parse_config
+from companion_memory.device.errors import ConfigError, RootBusyError, RootError
+from companion_memory.device.lock import RootLock, read_holder
+from companion_memory.device.root import MARKER, check_root, prepare_root, resolve_root
 
 
 def test_defaults_match_design() -> None:

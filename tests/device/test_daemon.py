@@ -15,12 +15,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from ble.events import NotificationEvent
-from core.clock import FakeClock
-from device import Runtime, parse_config
-from device.daemon import _watch_rounds
-from storage.fs import RealFileSystem, StorageIOError
-from storage.monitor import FakeDiskProbe
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.core.clock import FakeClock
+from companion_memory.device import Runtime, parse_config
+from companion_memory.device.daemon import _watch_rounds
+from companion_memory.storage.fs import RealFileSystem, StorageIOError
+from companion_memory.storage.monitor import FakeDiskProbe
 from tests.device.test_cli import CLI, as_json, cli, event
 
 

@@ -19,14 +19,14 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agent.model.deterministic import DeterministicProvider
-from agent.model.provider import ModelRequest, ModelResponse
-from device.commands import FEED_BATCH_LINES
-from device.config import Config, WorkerConfig, check_bounds, parse_config
-from device.daemon import serve
-from device.errors import ConfigError
-from device.root import MARKER
-from device.runtime import scenario_fallbacks
+from companion_memory.agent.model.deterministic import DeterministicProvider
+from companion_memory.agent.model.provider import ModelRequest, ModelResponse
+from companion_memory.device.commands import FEED_BATCH_LINES
+from companion_memory.device.config import Config, WorkerConfig, check_bounds, parse_config
+from companion_memory.device.daemon import serve
+from companion_memory.device.errors import ConfigError
+from companion_memory.device.root import MARKER
+from companion_memory.device.runtime import scenario_fallbacks
 from tests.device.test_cli import CLI, as_json, cli, event
 from tests.device.test_daemon import start, wait_exit
 

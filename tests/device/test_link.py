@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from ble.ancs.codec import NOTIFICATION_SOURCE_UUID
-from ble.emulator.fake_iphone import FakeIphoneLink
-from ble.emulator.iphone_model import AncsPhoneModel
-from ble.errors import PhoneLinkError
-from ble.link import PhoneLink
-from device.config import Config, parse_config
-from device.errors import ConfigError
-from device.runtime import Runtime
+from companion_memory.ble.ancs.codec import NOTIFICATION_SOURCE_UUID
+from companion_memory.ble.emulator.fake_iphone import FakeIphoneLink
+from companion_memory.ble.emulator.iphone_model import AncsPhoneModel
+from companion_memory.ble.errors import PhoneLinkError
+from companion_memory.ble.link import PhoneLink
+from companion_memory.device.config import Config, parse_config
+from companion_memory.device.errors import ConfigError
+from companion_memory.device.runtime import Runtime
 
 
 class Phone:
@@ -139,7 +139,7 @@ async def test_advertising_failure_is_reported_not_fatal(
         async def stop(self) -> None:
             raise AssertionError("never registered, never stopped")
 
-    from device.link import PhoneLinkService
+    from companion_memory.device.link import PhoneLinkService
 
     phone = Phone()
     runtime = Runtime(advertising_config, root=tmp_path, start_worker=False, start_link=False)

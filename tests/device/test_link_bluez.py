@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from ble.emulator.bluez_iphone import BluezIphone, disconnect_device
-from device.config import Config, parse_config
-from device.runtime import Runtime
+from companion_memory.ble.emulator.bluez_iphone import BluezIphone, disconnect_device
+from companion_memory.device.config import Config, parse_config
+from companion_memory.device.runtime import Runtime
 from tests.ble.bluez_env import PHONE, BluezEnv, close_bleak_manager
 from tests.ble.bluez_env import bluez_env as bluez_env  # the fixture, re-exported
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from device import models
-from device.cli import main
-from device.models import ModelFetchError, ModelSpec, assemble, fetch_model, verify
+from companion_memory.device import models
+from companion_memory.device.cli import main
+from companion_memory.device.models import ModelFetchError, ModelSpec, assemble, fetch_model, verify
 
 PARTS = [b"GGUF" + b"a" * 1000, b"b" * 1500, b"c" * 700]
 

@@ -6,10 +6,10 @@ import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.clock import FakeClock
-from device.reports import REPORTS_DIR, ReportsCleaner, append_report
-from storage.fs import RealFileSystem
-from storage.monitor import StorageLevel
+from companion_memory.core.clock import FakeClock
+from companion_memory.device.reports import REPORTS_DIR, ReportsCleaner, append_report
+from companion_memory.storage.fs import RealFileSystem
+from companion_memory.storage.monitor import StorageLevel
 
 RETENTION = {StorageLevel.NORMAL: 14, StorageLevel.WARNING: 7, StorageLevel.CRITICAL: 1}
 

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from ble.events import NotificationEvent
-from core.clock import FakeClock
-from device import Runtime, RuntimeState, parse_config
-from device.errors import ConfigError, RootError
-from memory.records import Tier
-from storage.fs import RealFileSystem, StorageIOError
-from storage.monitor import FakeDiskProbe
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.core.clock import FakeClock
+from companion_memory.device import Runtime, RuntimeState, parse_config
+from companion_memory.device.errors import ConfigError, RootError
+from companion_memory.memory.records import Tier
+from companion_memory.storage.fs import RealFileSystem, StorageIOError
+from companion_memory.storage.monitor import FakeDiskProbe
 from tests.device.test_cli import EPISODE
 
 REPO = Path(__file__).resolve().parents[2]

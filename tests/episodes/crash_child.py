@@ -22,12 +22,12 @@ from typing import Any
 
 import orjson
 
-from agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback
-from agent.model import ModelRequest, ModelResponse
-from agent.model.merge import MemoryMergeEngine
-from core.clock import FakeClock
-from memory.store import MemoryStore
-from storage.fs import RealFileSystem
+from companion_memory.agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback
+from companion_memory.agent.model import ModelRequest, ModelResponse
+from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory.store import MemoryStore
+from companion_memory.storage.fs import RealFileSystem
 from tests.episodes.helpers import episode, topic_episode
 
 BAD_ONCE = "bad-answer-given"

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback
-from agent.model import DeterministicProvider, ModelProvider
-from agent.model.merge import MemoryMergeEngine
-from core.clock import FakeClock
-from memory.store import MemoryStore
+from companion_memory.agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback
+from companion_memory.agent.model import DeterministicProvider, ModelProvider
+from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory.store import MemoryStore
 
 
 def episode(

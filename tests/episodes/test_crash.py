@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from memory import episode_ledger as ledger
-from memory.records import Tier
+from companion_memory.memory import episode_ledger as ledger
+from companion_memory.memory.records import Tier
 from tests.episodes.crash_child import open_parts, workload
 
 pytestmark = pytest.mark.crash

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory import episode_ledger as ledger
-from memory.episode_ledger import EpisodeState, LedgerStateError
+from companion_memory.memory import episode_ledger as ledger
+from companion_memory.memory.episode_ledger import EpisodeState, LedgerStateError
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.episode_ledger import EpisodeState
-from memory.records import SourceKind, Tier
+from companion_memory.memory.episode_ledger import EpisodeState
+from companion_memory.memory.records import SourceKind, Tier
 from tests.episodes.helpers import episode, harness
 
 pytestmark = pytest.mark.llama
@@ -25,7 +25,7 @@ def model_path() -> str:
 
 
 async def test_one_batch_through_the_small_model(model_path: str, tmp_path: Path) -> None:
-    from agent.model.llama import LlamaCppProvider
+    from companion_memory.agent.model.llama import LlamaCppProvider
 
     provider = LlamaCppProvider(model_path, n_ctx=2048, n_threads=2, max_prompt_tokens=1536)
     try:

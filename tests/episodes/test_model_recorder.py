@@ -12,9 +12,9 @@ from typing import Any
 import orjson
 import pytest
 
-from agent.episodes import Episode, EpisodeError, EpisodeRecorder, parse_episode
-from core.clock import FakeClock
-from storage.fs import RealFileSystem
+from companion_memory.agent.episodes import Episode, EpisodeError, EpisodeRecorder, parse_episode
+from companion_memory.core.clock import FakeClock
+from companion_memory.storage.fs import RealFileSystem
 from tests.episodes.helpers import episode
 
 

@@ -11,11 +11,11 @@ from typing import Any
 import orjson
 import pytest
 
-from agent.episodes import derived_memory_id, episode_fallback
-from agent.model import ModelRequest, ModelUnavailableError, ScriptedProvider
-from memory.episode_ledger import EpisodeState
-from memory.errors import EmptyQueryError
-from memory.records import Status, Tier
+from companion_memory.agent.episodes import derived_memory_id, episode_fallback
+from companion_memory.agent.model import ModelRequest, ModelUnavailableError, ScriptedProvider
+from companion_memory.memory.episode_ledger import EpisodeState
+from companion_memory.memory.errors import EmptyQueryError
+from companion_memory.memory.records import Status, Tier
 from tests.episodes.helpers import episode, harness, topic_episode
 
 
@@ -260,7 +260,7 @@ async def test_owner_rejected_text_is_dropped(tmp_path: Path) -> None:
 async def test_unreadable_trace_stays_pending_and_does_not_block_others(tmp_path: Path) -> None:
     import errno
 
-    from storage.fs import RealFileSystem, StorageIOError
+    from companion_memory.storage.fs import RealFileSystem, StorageIOError
 
     class FlakyRead(RealFileSystem):
         def __init__(self) -> None:

@@ -8,9 +8,14 @@ from typing import Any
 import orjson
 import pytest
 
-from agent.episodes import Episode, derived_memory_id, episode_fallback, validate_answer
-from agent.episodes.proposals import intents_for, staged_json
-from memory.records import (
+from companion_memory.agent.episodes import (
+    Episode,
+    derived_memory_id,
+    episode_fallback,
+    validate_answer,
+)
+from companion_memory.agent.episodes.proposals import intents_for, staged_json
+from companion_memory.memory.records import (
     Authority,
     IntentOp,
     Kind,
@@ -82,7 +87,7 @@ def test_good_item_is_staged() -> None:
     ],
 )
 def test_each_rejection_reason(bad: dict[str, Any], code: str) -> None:
-    from agent.notifications.filters import contains_secret
+    from companion_memory.agent.notifications.filters import contains_secret
 
     eid = bad["episode_id"]
     other = "ep-2" if eid == "ep-1" else "ep-1"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.clock import FakeClock
-from memory import MemoryStore
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import MemoryStore
 
 
 @pytest.fixture

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from memory import Authority, IntentOp, Kind, MemoryIntent, SourceKind, SourceRef, Tier
+from companion_memory.memory import (
+    Authority,
+    IntentOp,
+    Kind,
+    MemoryIntent,
+    SourceKind,
+    SourceRef,
+    Tier,
+)
 
 
 def create(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory import MemoryStore, Status
+from companion_memory.memory import MemoryStore, Status
 from tests.memory.helpers import create, remove
 
 

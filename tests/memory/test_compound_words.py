@@ -14,11 +14,11 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from memory import MemoryStore
-from memory.database import _apply_migrations
-from memory.recall import query_terms
-from memory.schema import MIGRATIONS
-from memory.search_text import joined_forms, search_document, search_text
+from companion_memory.memory import MemoryStore
+from companion_memory.memory.database import _apply_migrations
+from companion_memory.memory.recall import query_terms
+from companion_memory.memory.schema import MIGRATIONS
+from companion_memory.memory.search_text import joined_forms, search_document, search_text
 from tests.memory.helpers import create, remove, update
 
 WORD = re.compile(r"[^\W_]+")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core.clock import FakeClock
-from memory import MemoryStore, RevisionConflictError
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import MemoryStore, RevisionConflictError
 from tests.memory.helpers import create, update
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WRITER = """
 import asyncio, sys
 sys.path.insert(0, {root!r})
-from memory import MemoryStore, RevisionConflictError
+from companion_memory.memory import MemoryStore, RevisionConflictError
 from tests.memory.helpers import update
 
 async def main(path, name, rounds):

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import orjson
 
-from memory import MemoryStore, sweep_ledger
-from memory.records import normalize_text
-from memory.search_text import register as register_search_text
+from companion_memory.memory import MemoryStore, sweep_ledger
+from companion_memory.memory.records import normalize_text
+from companion_memory.memory.search_text import register as register_search_text
 from tests.notifications.harness import T0, all_prompt_text, event, pipeline
 
 SENTINEL = "sk-proj-Q7vX2mK9pL4wR8tY3nB6cJ1hF5dS0aZe"

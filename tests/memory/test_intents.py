@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from core.clock import FakeClock
-from memory import (
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import (
     Authority,
     AuthorityError,
     CursorAdvance,
@@ -221,7 +221,7 @@ def test_intent_validation_messages() -> None:
 
 
 async def test_apply_intents_requires_a_transaction(store: MemoryStore) -> None:
-    from memory import apply_intents
+    from companion_memory.memory import apply_intents
 
     now = store.now()
     with pytest.raises(RuntimeError, match="inside a transaction"):

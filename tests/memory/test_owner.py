@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from core.clock import FakeClock
-from memory import (
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import (
     InvalidMemoryError,
     Kind,
     MemoryNotFoundError,

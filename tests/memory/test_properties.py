@@ -10,9 +10,16 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory import Authority, CursorAdvance, MemoryError_, MemoryIntent, Tier, apply_intents
-from memory.database import open_database
-from memory.maintenance import RECEIPT_RETENTION, cleanup_expired
+from companion_memory.memory import (
+    Authority,
+    CursorAdvance,
+    MemoryError_,
+    MemoryIntent,
+    Tier,
+    apply_intents,
+)
+from companion_memory.memory.database import open_database
+from companion_memory.memory.maintenance import RECEIPT_RETENTION, cleanup_expired
 from tests.memory.helpers import create, promote, reinforce, remove, supersede, update
 
 IDS = ["a", "b", "c"]

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from core.clock import FakeClock
-from memory import EmptyQueryError, InvalidMemoryError, Kind, MemoryStore, Tier
-from memory.recall import match_expression, query_terms
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import EmptyQueryError, InvalidMemoryError, Kind, MemoryStore, Tier
+from companion_memory.memory.recall import match_expression, query_terms
 from tests.memory.helpers import create, remove, supersede
 
 CORPUS = {

@@ -12,8 +12,8 @@ from functools import partial
 
 import pytest
 
-from memory import MemoryStore
-from memory.recall import match_expression, query_terms
+from companion_memory.memory import MemoryStore
+from companion_memory.memory.recall import match_expression, query_terms
 from tests.memory.helpers import create
 
 COMMON = ["meeting", "bill", "euros", "due", "birthday", "parcel"]

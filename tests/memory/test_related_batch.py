@@ -18,8 +18,8 @@ from functools import partial
 
 import pytest
 
-from memory import MemoryStore
-from memory.recall import (
+from companion_memory.memory import MemoryStore
+from companion_memory.memory.recall import (
     RELATED_POSTINGS,
     RELATED_WINDOW,
     RelatedQuery,
@@ -27,7 +27,7 @@ from memory.recall import (
     query_terms,
     related_expression,
 )
-from memory.records import Kind, MemoryRecord, Tier
+from companion_memory.memory.records import Kind, MemoryRecord, Tier
 from tests.memory.helpers import create, remove
 
 COMMON = ["dinner", "friday", "report", "budget", "parcel", "hiking"]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from memory import DatabaseRefusedError, MemoryStore, StoreClosedError
-from memory.database import _apply_migrations, open_database
-from memory.migrations import Migration, all_migrations
-from memory.schema import APPLICATION_ID
+from companion_memory.memory import DatabaseRefusedError, MemoryStore, StoreClosedError
+from companion_memory.memory.database import _apply_migrations, open_database
+from companion_memory.memory.migrations import Migration, all_migrations
+from companion_memory.memory.schema import APPLICATION_ID
 
 
 def applied(path: Path) -> list[str]:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.clock import FakeClock
-from memory import (
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import (
     IntentOp,
     Kind,
     MemoryIntent,
@@ -18,7 +18,7 @@ from memory import (
     SourceRef,
     Tier,
 )
-from memory.store import MemoryStore
+from companion_memory.memory.store import MemoryStore
 
 SOURCES = (SourceRef(SourceKind.CONTEXT, "1"),)
 

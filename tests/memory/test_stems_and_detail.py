@@ -16,12 +16,20 @@ from pathlib import Path
 
 import pytest
 
-from core.clock import FakeClock
-from memory import IntentOp, Kind, MemoryIntent, MemoryStore, SourceKind, SourceRef, Tier
-from memory.database import _apply_migrations
-from memory.records import InvalidMemoryError
-from memory.schema import MIGRATIONS
-from memory.search_text import search_document
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import (
+    IntentOp,
+    Kind,
+    MemoryIntent,
+    MemoryStore,
+    SourceKind,
+    SourceRef,
+    Tier,
+)
+from companion_memory.memory.database import _apply_migrations
+from companion_memory.memory.records import InvalidMemoryError
+from companion_memory.memory.schema import MIGRATIONS
+from companion_memory.memory.search_text import search_document
 from tests.memory.helpers import create
 
 
@@ -140,7 +148,7 @@ def expected_vocab(conn: sqlite3.Connection) -> Counter[str]:
 def database_at_0003(path: Path) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        from memory.search_text import register
+        from companion_memory.memory.search_text import register
 
         register(conn)
         _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0004"])

@@ -14,11 +14,11 @@ import tempfile
 
 import orjson
 
-from agent.model.factory import build_provider, describe
-from agent.model.provider import Message, ModelRequest
-from agent.model.schema_tools import parse_completion
-from agent.model.settings import ProviderSettings
-from core.clock import SystemClock
+from companion_memory.agent.model.factory import build_provider, describe
+from companion_memory.agent.model.provider import Message, ModelRequest
+from companion_memory.agent.model.schema_tools import parse_completion
+from companion_memory.agent.model.settings import ProviderSettings
+from companion_memory.core.clock import SystemClock
 
 SCHEMA = {
     "type": "object",

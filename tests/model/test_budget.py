@@ -12,17 +12,17 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agent.model.budget import BudgetedProvider
-from agent.model.provider import (
+from companion_memory.agent.model.budget import BudgetedProvider
+from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     Message,
     ModelOutputError,
     ModelRequest,
 )
-from agent.model.scripted import ScriptedProvider
-from agent.model.settings import ProviderConfigError
-from core.clock import FakeClock
-from storage.fs import RealFileSystem, StorageIOError
+from companion_memory.agent.model.scripted import ScriptedProvider
+from companion_memory.agent.model.settings import ProviderConfigError
+from companion_memory.core.clock import FakeClock
+from companion_memory.storage.fs import RealFileSystem, StorageIOError
 
 UTC_ZONE = ZoneInfo("UTC")
 NEW_YORK = ZoneInfo("America/New_York")  # loaded at import: reading tzdata blocks

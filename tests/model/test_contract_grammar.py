@@ -8,15 +8,15 @@ from datetime import UTC
 import orjson
 import pytest
 
-from agent.model.provider import ModelRequest
-from agent.notifications.contract import batch_schema, output_budget, read_answer
+from companion_memory.agent.model.provider import ModelRequest
+from companion_memory.agent.notifications.contract import batch_schema, output_budget, read_answer
 from tests.notifications.test_contract import ITEMS
 
 
 @pytest.mark.llama
 async def test_the_grammar_only_admits_answers_that_map(model_path: str) -> None:
-    from agent.model.llama import LlamaCppProvider
-    from agent.notifications.processor import _contract_messages
+    from companion_memory.agent.model.llama import LlamaCppProvider
+    from companion_memory.agent.notifications.processor import _contract_messages
 
     provider = LlamaCppProvider(model_path, n_ctx=4096, n_threads=1, max_prompt_tokens=3072)
     try:

@@ -10,20 +10,20 @@ from typing import Any
 import orjson
 import pytest
 
-from agent.model.budget import BudgetedProvider
-from agent.model.deterministic import DeterministicProvider
-from agent.model.factory import FallbackProvider, build_provider, describe
-from agent.model.llama import LlamaCppProvider
-from agent.model.openai_http import OpenAICompatibleProvider
-from agent.model.provider import (
+from companion_memory.agent.model.budget import BudgetedProvider
+from companion_memory.agent.model.deterministic import DeterministicProvider
+from companion_memory.agent.model.factory import FallbackProvider, build_provider, describe
+from companion_memory.agent.model.llama import LlamaCppProvider
+from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
+from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     Message,
     ModelRequest,
     ModelTimeoutError,
     ModelUnavailableError,
 )
-from agent.model.settings import ProviderConfigError, ProviderSettings
-from core.clock import FakeClock
+from companion_memory.agent.model.settings import ProviderConfigError, ProviderSettings
+from companion_memory.core.clock import FakeClock
 from tests.model.loopback import LoopbackServer
 
 TINY = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}

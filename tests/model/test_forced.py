@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from agent.model.forced import Skeleton
-from agent.model.schema_tools import validate_json
-from agent.notifications.contract import batch_schema, output_budget
+from companion_memory.agent.model.forced import Skeleton
+from companion_memory.agent.model.schema_tools import validate_json
+from companion_memory.agent.notifications.contract import batch_schema, output_budget
 from tests.notifications.test_contract import ITEMS
 
 
@@ -105,8 +105,8 @@ def test_unsupported_shapes_get_no_skeleton(schema: dict[str, Any]) -> None:
 @pytest.mark.llama
 @pytest.mark.timeout(600)
 def test_the_engine_feeds_fixed_text_and_the_answer_still_validates(model_path: str) -> None:
-    from agent.model.llama_engine import Job, LlamaEngine
-    from agent.notifications.processor import _contract_messages
+    from companion_memory.agent.model.llama_engine import Job, LlamaEngine
+    from companion_memory.agent.notifications.processor import _contract_messages
 
     items = ITEMS[:2]
     schema = batch_schema(items)

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from ble.events import NotificationEvent
-from core.clock import FakeClock
-from device.config import parse_config
-from device.runtime import Runtime
-from memory.records import SourceKind
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.core.clock import FakeClock
+from companion_memory.device.config import parse_config
+from companion_memory.device.runtime import Runtime
+from companion_memory.memory.records import SourceKind
 
 pytestmark = [pytest.mark.llama, pytest.mark.timeout(600)]
 
@@ -27,7 +27,7 @@ T0 = datetime(2026, 3, 2, 7, 0, tzinfo=UTC)
 
 @pytest.fixture(scope="module")
 def instruct_model() -> str:
-    from device.models import ModelFetchError, fetch_model
+    from companion_memory.device.models import ModelFetchError, fetch_model
 
     try:
         path, _ = fetch_model("qwen2.5-coder-0.5b-instruct")

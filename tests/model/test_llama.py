@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import orjson
 import pytest
 
-from agent.model.llama import LlamaCppProvider
-from agent.model.llama_engine import PROMPT_CHUNK, render_prompt
-from agent.model.provider import (
+from companion_memory.agent.model.llama import LlamaCppProvider
+from companion_memory.agent.model.llama_engine import PROMPT_CHUNK, render_prompt
+from companion_memory.agent.model.provider import (
     Message,
     ModelError,
     ModelOutputError,
@@ -19,7 +19,7 @@ from agent.model.provider import (
     ModelTimeoutError,
     ModelUnavailableError,
 )
-from agent.model.settings import ProviderConfigError
+from companion_memory.agent.model.settings import ProviderConfigError
 
 pytestmark = pytest.mark.llama
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agent.model.llama_buffers import (
+from companion_memory.agent.model.llama_buffers import (
     CRASHING_BUFFER_TYPES,
     BufferPlan,
     cpu_extra_buffer_types,
@@ -84,8 +84,8 @@ def test_the_params_patch_is_scoped_and_restored() -> None:
 def test_the_engine_loads_with_the_planned_setting_and_decodes(
     model_path: str, use_extra: bool
 ) -> None:
-    from agent.model.llama_engine import Job, LlamaEngine
-    from agent.model.provider import Message
+    from companion_memory.agent.model.llama_engine import Job, LlamaEngine
+    from companion_memory.agent.model.provider import Message
 
     available = cpu_extra_buffer_types() or ()
     plan = BufferPlan(available, use_extra, "test")

@@ -15,8 +15,8 @@ import httpx
 import orjson
 import pytest
 
-from agent.model.openai_http import OpenAICompatibleProvider
-from agent.model.provider import (
+from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
+from companion_memory.agent.model.provider import (
     Message,
     ModelError,
     ModelOutputError,
@@ -24,7 +24,7 @@ from agent.model.provider import (
     ModelTimeoutError,
     ModelUnavailableError,
 )
-from agent.model.settings import ProviderConfigError
+from companion_memory.agent.model.settings import ProviderConfigError
 from tests.model.loopback import LoopbackServer
 
 TINY = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.model.provider import ModelOutputError
-from agent.model.schema_tools import parse_completion, schema_key, validate_json
+from companion_memory.agent.model.provider import ModelOutputError
+from companion_memory.agent.model.schema_tools import parse_completion, schema_key, validate_json
 
 SCHEMA = {
     "type": "object",

@@ -9,16 +9,16 @@ import asyncio
 import sys
 from pathlib import Path
 
-from agent.model.deterministic import DeterministicProvider
-from agent.model.merge import MemoryMergeEngine
-from agent.notifications.context import NotificationContext
-from agent.notifications.context_state import StoreMemoryCursor
-from agent.notifications.fallback import notification_fallback
-from agent.notifications.processor import NotificationProcessor
-from ble.events import NotificationEvent
-from ble.ring import EventRing
-from core.clock import SystemClock
-from memory.store import MemoryStore
+from companion_memory.agent.model.deterministic import DeterministicProvider
+from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.notifications.context_state import StoreMemoryCursor
+from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.processor import NotificationProcessor
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import SystemClock
+from companion_memory.memory.store import MemoryStore
 
 COUNT = 120
 SECRET_EVERY = 7

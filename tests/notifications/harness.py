@@ -10,17 +10,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from agent.model.merge import MemoryMergeEngine
-from agent.model.provider import ModelRequest
-from agent.model.scripted import ScriptedProvider
-from agent.notifications.context import NotificationContext
-from agent.notifications.context_state import StoreMemoryCursor
-from agent.notifications.fallback import notification_fallback
-from agent.notifications.processor import NotificationProcessor
-from ble.events import NotificationEvent
-from ble.ring import EventRing
-from core.clock import FakeClock
-from memory.store import MemoryStore
+from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.agent.model.provider import ModelRequest
+from companion_memory.agent.model.scripted import ScriptedProvider
+from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.notifications.context_state import StoreMemoryCursor
+from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.processor import NotificationProcessor
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory.store import MemoryStore
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 _keys = itertools.count(1)

@@ -10,11 +10,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agent.model.provider import ModelRequest
-from agent.model.scripted import ScriptedProvider, Step
-from agent.processor import BatchOutcome, ProcessorReport
-from agent.worker import MemoryWorker
-from core.clock import FakeClock
+from companion_memory.agent.model.provider import ModelRequest
+from companion_memory.agent.model.scripted import ScriptedProvider, Step
+from companion_memory.agent.processor import BatchOutcome, ProcessorReport
+from companion_memory.agent.worker import MemoryWorker
+from companion_memory.core.clock import FakeClock
 from tests.notifications.harness import T0, all_prompt_text, event, fallback_step, pipeline
 
 

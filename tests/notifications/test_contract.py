@@ -15,9 +15,9 @@ from typing import Any
 
 import orjson
 
-from agent.model.provider import ModelRequest
-from agent.model.schema_tools import validate_json
-from agent.notifications.contract import (
+from companion_memory.agent.model.provider import ModelRequest
+from companion_memory.agent.model.schema_tools import validate_json
+from companion_memory.agent.notifications.contract import (
     STATEMENT_CHARS,
     BatchItem,
     anchor,
@@ -25,7 +25,15 @@ from agent.notifications.contract import (
     output_budget,
     read_answer,
 )
-from memory.records import Authority, Kind, MemoryRecord, SourceKind, SourceRef, Status, Tier
+from companion_memory.memory.records import (
+    Authority,
+    Kind,
+    MemoryRecord,
+    SourceKind,
+    SourceRef,
+    Status,
+    Tier,
+)
 from tests.notifications.harness import T0, event, pipeline
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -133,7 +141,7 @@ async def test_the_processor_applies_contract_answers(tmp_path: Path) -> None:
 def test_an_item_at_the_end_of_the_calendar_renders_without_overflow() -> None:
     from zoneinfo import ZoneInfo
 
-    from agent.notifications.contract import render_items
+    from companion_memory.agent.notifications.contract import render_items
 
     late = BatchItem(1, datetime(9999, 12, 31, 23, 0, tzinfo=UTC), "Mail", "A", "", "hi", ())
     text = render_items([late], ZoneInfo("Pacific/Kiritimati"))  # UTC+14: past year 9999

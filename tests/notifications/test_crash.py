@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.notifications.processor import derive_memory_id
+from companion_memory.agent.notifications.processor import derive_memory_id
 from tests.notifications.crash_child import COUNT, SECRET_EVERY
 
 ROOT = Path(__file__).resolve().parents[2]

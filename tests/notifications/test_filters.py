@@ -6,14 +6,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agent.notifications.filters import (
+from companion_memory.agent.notifications.filters import (
     NoiseFilter,
     contains_secret,
     find_secret,
     iban_valid,
     luhn_valid,
 )
-from ble.events import NotificationEvent
+from companion_memory.ble.events import NotificationEvent
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from agent.notifications import filters as F
-from ble.events import NotificationEvent
-from core.clock import FakeClock
+from companion_memory.agent.notifications import filters as F
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.core.clock import FakeClock
 
 FRAGMENTS = [
     "Your verification code is", "CODE", "code:", "Code is", "use", "ENTER", "type", "to",

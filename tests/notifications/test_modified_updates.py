@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory.records import Status
+from companion_memory.memory.records import Status
 from tests.notifications.harness import event, pipeline
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from agent.model.provider import ModelOutputError, ModelUnavailableError
-from agent.notifications.processor import derive_memory_id
-from memory.records import (
+from companion_memory.agent.model.provider import ModelOutputError, ModelUnavailableError
+from companion_memory.agent.notifications.processor import derive_memory_id
+from companion_memory.memory.records import (
     Authority,
     IntentOp,
     Kind,
@@ -251,6 +251,6 @@ async def test_crash_after_memory_write_before_cursor_re_extracts_without_duplic
     ],
 )
 def test_fallback_statement_shapes(item: dict[str, str], expected: str | None) -> None:
-    from agent.notifications.fallback import distill
+    from companion_memory.agent.notifications.fallback import distill
 
     assert distill(item) == expected

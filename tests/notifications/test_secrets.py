@@ -10,12 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from agent.notifications import filters as F
-from agent.notifications import redaction as R
-from agent.notifications.filters import NoiseFilter
-from ble.events import NotificationEvent
-from memory import secrets as S
-from memory.secrets import REDACTED, contains_secret, find_secret, redact, secret_spans
+from companion_memory.agent.notifications import filters as F
+from companion_memory.agent.notifications import redaction as R
+from companion_memory.agent.notifications.filters import NoiseFilter
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.memory import secrets as S
+from companion_memory.memory.secrets import (
+    REDACTED,
+    contains_secret,
+    find_secret,
+    redact,
+    secret_spans,
+)
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -175,7 +181,7 @@ BLIND_MISSES = ("b0037", "b0081", "b0146", "b0155", "b0156", "b0186", "b0215", "
 def test_the_blind_corpus_misses_are_redacted(row_id: str) -> None:
     import orjson
 
-    from memory.secrets import normalize_digits
+    from companion_memory.memory.secrets import normalize_digits
 
     path = Path(__file__).resolve().parents[2] / "bench" / "data" / "secrets" / "blind.jsonl"
     rows = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]

@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agent.notifications.filters import NoiseFilter
-from agent.notifications.redaction import REDACTED, secret_spans
-from ble.events import NotificationEvent
+from companion_memory.agent.notifications.filters import NoiseFilter
+from companion_memory.agent.notifications.redaction import REDACTED, secret_spans
+from companion_memory.ble.events import NotificationEvent
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ble.events import EventKind, NotificationEvent
+from companion_memory.ble.events import EventKind, NotificationEvent
 
 T0 = datetime(2026, 3, 1, 22, 0, tzinfo=UTC)
 

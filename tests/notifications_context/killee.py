@@ -17,9 +17,9 @@ import random
 import sys
 from datetime import timedelta
 
-from agent.notifications import NotificationContext
-from ble.ring import EventRing
-from core.clock import FakeClock
+from companion_memory.agent.notifications import NotificationContext
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
 from tests.notifications_context.helpers import T0, event
 
 

@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from agent.notifications import NotificationContext
-from ble.ring import EventRing
-from core.clock import FakeClock
-from storage.faultfs import FaultFileSystem, PowerLoss
-from storage.fs import FileSystem, StorageIOError
-from storage.jsonl_log import decode_line
+from companion_memory.agent.notifications import NotificationContext
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
+from companion_memory.storage.faultfs import FaultFileSystem, PowerLoss
+from companion_memory.storage.fs import FileSystem, StorageIOError
+from companion_memory.storage.jsonl_log import decode_line
 from tests.notifications_context.helpers import T0, event
 
 ROOT = "/data"

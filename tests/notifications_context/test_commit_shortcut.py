@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from agent.notifications import (
+from companion_memory.agent.notifications import (
     BatchNotContiguousError,
     NotificationContext,
     StorageIOError,
     StoreMemoryCursor,
 )
-from ble.ring import EventRing
-from core.clock import FakeClock
-from memory.store import MemoryStore
-from storage.faultfs import FaultFileSystem
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory.store import MemoryStore
+from companion_memory.storage.faultfs import FaultFileSystem
 from tests.memory.helpers import create
 from tests.notifications_context.helpers import T0, event
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from agent.notifications import (
+from companion_memory.agent.notifications import (
     BatchNotContiguousError,
     IntentsNeedStoreError,
     NotificationContext,
     StateFileCursor,
 )
-from ble.ring import EventRing
-from core.clock import FakeClock
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
 from tests.notifications_context.helpers import T0, event
 
 
@@ -117,7 +117,7 @@ async def test_commit_requires_contiguous_batch_and_changes_nothing_on_error(
         await ctx.commit_processed(batch[:4])  # replay of a committed batch
     assert [r.context_id for r in await ctx.read_pending(limit=3)] == [5, 6, 7]
     assert await ctx.pending_count() == 21
-    from memory.records import IntentOp, MemoryIntent
+    from companion_memory.memory.records import IntentOp, MemoryIntent
 
     intent = MemoryIntent(op=IntentOp.REMOVE, memory_id="m1", expected_revision=1, reason="x")
     with pytest.raises(IntentsNeedStoreError):

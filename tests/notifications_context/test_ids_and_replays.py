@@ -10,16 +10,16 @@ from typing import Any
 import orjson
 import pytest
 
-from agent.notifications import NotificationContext
-from agent.notifications.context import ContextReadOnlyError
-from agent.notifications.context_types import line_fingerprint
-from ble.events import EventKind, NotificationEvent
-from ble.ring import EventRing
-from core.clock import FakeClock
-from storage.atomic import CorruptStateError
-from storage.faultfs import FaultFileSystem, PowerLoss
-from storage.fs import StorageIOError
-from storage.jsonl_log import encode_line
+from companion_memory.agent.notifications import NotificationContext
+from companion_memory.agent.notifications.context import ContextReadOnlyError
+from companion_memory.agent.notifications.context_types import line_fingerprint
+from companion_memory.ble.events import EventKind, NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
+from companion_memory.storage.atomic import CorruptStateError
+from companion_memory.storage.faultfs import FaultFileSystem, PowerLoss
+from companion_memory.storage.fs import StorageIOError
+from companion_memory.storage.jsonl_log import encode_line
 from tests.notifications_context.helpers import T0, event
 
 ROOT = "/r"

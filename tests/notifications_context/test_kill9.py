@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from agent.notifications import NotificationContext
-from ble.ring import EventRing
-from core.clock import FakeClock
-from storage.jsonl_log import decode_line
+from companion_memory.agent.notifications import NotificationContext
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
+from companion_memory.storage.jsonl_log import decode_line
 from tests.notifications_context.helpers import T0
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,8 +6,8 @@ from typing import cast
 
 import pytest
 
-from storage.faultfs import FaultFileSystem
-from storage.fs import FileSystem
+from companion_memory.storage.faultfs import FaultFileSystem
+from companion_memory.storage.fs import FileSystem
 from tests.notifications_context.powerloss import InvariantError, sweep
 
 

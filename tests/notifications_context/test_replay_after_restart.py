@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from agent.notifications.context import NotificationContext
-from ble.events import NotificationEvent
-from ble.ring import EventRing
-from core.clock import FakeClock
+from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
 

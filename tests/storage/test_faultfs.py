@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from storage.atomic import write_json_atomic
-from storage.faultfs import FaultFileSystem, PowerLoss
-from storage.fs import StorageIOError
+from companion_memory.storage.atomic import write_json_atomic
+from companion_memory.storage.faultfs import FaultFileSystem, PowerLoss
+from companion_memory.storage.fs import StorageIOError
 
 
 def test_unsynced_append_may_be_partial_or_garbage_synced_bytes_survive() -> None:

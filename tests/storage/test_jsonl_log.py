@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from storage.fs import RealFileSystem
-from storage.jsonl_log import (
+from companion_memory.storage.fs import RealFileSystem
+from companion_memory.storage.jsonl_log import (
     CorruptLogError,
     JsonlLog,
     LogNeedsRecoveryError,
@@ -167,7 +167,7 @@ def test_failed_append_needs_recovery_and_is_cut_back(tmp_path: Path) -> None:
 
         def fsync(self, path: str) -> None:
             if self.fail:
-                from storage.fs import StorageIOError
+                from companion_memory.storage.fs import StorageIOError
 
                 raise StorageIOError("fsync", path, OSError(5, "EIO"))
             super().fsync(path)
@@ -178,7 +178,7 @@ def test_failed_append_needs_recovery_and_is_cut_back(tmp_path: Path) -> None:
     log.recover()
     log.append_batch(lines(1, 2), D1)
     fs.fail = True
-    from storage.fs import StorageIOError
+    from companion_memory.storage.fs import StorageIOError
 
     with pytest.raises(StorageIOError):
         log.append_batch(lines(3, 2), D1)

@@ -12,10 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from storage.atomic import write_atomic
-from storage.faultfs import FaultFileSystem
-from storage.fs import FileSystem, NotRegularFileError, RealFileSystem, StorageIOError
-from storage.jsonl_log import JsonlLog, encode_line
+from companion_memory.storage.atomic import write_atomic
+from companion_memory.storage.faultfs import FaultFileSystem
+from companion_memory.storage.fs import (
+    FileSystem,
+    NotRegularFileError,
+    RealFileSystem,
+    StorageIOError,
+)
+from companion_memory.storage.jsonl_log import JsonlLog, encode_line
 
 DAY = date(2026, 3, 1)
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from memory.connection import SqliteThread
-from memory.database import StoreDiskFullError, _check_identity, is_disk_full
+from companion_memory.memory.connection import SqliteThread
+from companion_memory.memory.database import StoreDiskFullError, _check_identity, is_disk_full
 
 
 def test_sqlite_full_on_a_write_is_disk_full(tmp_path: Path) -> None:

@@ -14,16 +14,22 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from agent.notifications.context import NotificationContext
-from agent.storage_maintenance import (
+from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.storage_maintenance import (
     NotificationShardCleaner,
     StorageMaintenanceProcessor,
     pause_intake_with_level,
 )
-from ble.events import NotificationEvent
-from ble.ring import EventRing
-from core.clock import FakeClock
-from storage.monitor import FakeDiskProbe, MiB, StorageLevel, StorageMonitor, Thresholds
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.ring import EventRing
+from companion_memory.core.clock import FakeClock
+from companion_memory.storage.monitor import (
+    FakeDiskProbe,
+    MiB,
+    StorageLevel,
+    StorageMonitor,
+    Thresholds,
+)
 
 THRESHOLDS = Thresholds(warning=1000 * MiB, critical=200 * MiB, emergency=50 * MiB,
                         hysteresis=10 * MiB)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from storage.monitor import (
+from companion_memory.storage.monitor import (
     CleanResult,
     FakeDiskProbe,
     GiB,

@@ -20,11 +20,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agent.model import DeterministicProvider
-from agent.model.merge import MemoryMergeEngine
-from agent.sweep import DailySweepProcessor, sweep_fallback
-from core.clock import FakeClock
-from memory.store import MemoryStore
+from companion_memory.agent.model import DeterministicProvider
+from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.agent.sweep import DailySweepProcessor, sweep_fallback
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory.store import MemoryStore
 from tests.sweep.helpers import ProcessedLog
 
 

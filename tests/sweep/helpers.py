@@ -9,10 +9,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agent.notifications.context_types import NotificationRecord
-from ble.events import NotificationEvent
-from memory import Authority, IntentOp, Kind, MemoryIntent, SourceRef, Tier
-from memory.store import MemoryStore
+from companion_memory.agent.notifications.context_types import NotificationRecord
+from companion_memory.ble.events import NotificationEvent
+from companion_memory.memory import Authority, IntentOp, Kind, MemoryIntent, SourceRef, Tier
+from companion_memory.memory.store import MemoryStore
 
 
 @dataclass

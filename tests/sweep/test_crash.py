@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from agent.sweep import day_window
-from agent.sweep.windows import load_zone
-from core.clock import FakeClock
-from memory.store import MemoryStore
+from companion_memory.agent.sweep import day_window
+from companion_memory.agent.sweep.windows import load_zone
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory.store import MemoryStore
 from tests.sweep.helpers import ProcessedLog, create_temporary, reinforce
 
 ROOT = Path(__file__).resolve().parents[2]

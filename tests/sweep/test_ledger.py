@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from memory import sweep_ledger as L
-from memory.migrations import all_migrations
+from companion_memory.memory import sweep_ledger as L
+from companion_memory.memory.migrations import all_migrations
 
 NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
 

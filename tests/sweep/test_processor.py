@@ -12,15 +12,15 @@ from typing import Any
 import orjson
 import pytest
 
-from agent.model import DeterministicProvider, ModelUnavailableError
-from agent.model.merge import MemoryMergeEngine
-from agent.model.scripted import ScriptedProvider
-from agent.sweep import DailySweepProcessor, day_window, sweep_fallback
-from agent.sweep.windows import load_zone
-from core.clock import FakeClock
-from memory import Authority, Kind, Tier
-from memory import sweep_ledger as L
-from memory.store import MemoryStore
+from companion_memory.agent.model import DeterministicProvider, ModelUnavailableError
+from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.agent.model.scripted import ScriptedProvider
+from companion_memory.agent.sweep import DailySweepProcessor, day_window, sweep_fallback
+from companion_memory.agent.sweep.windows import load_zone
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import Authority, Kind, Tier
+from companion_memory.memory import sweep_ledger as L
+from companion_memory.memory.store import MemoryStore
 from tests.sweep.helpers import ProcessedLog, create_temporary, dump, reinforce, rows
 
 NY = "America/New_York"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.sweep import Candidate, DayScope, sweep_fallback, validate_page
+from companion_memory.agent.sweep import Candidate, DayScope, sweep_fallback, validate_page
 
 SCOPE = DayScope(frozenset({1, 2}), frozenset({"t1"}), frozenset({"lt1"}))
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.sweep.windows import (
+from companion_memory.agent.sweep.windows import (
     SweepZoneError,
     completed_days,
     day_window,

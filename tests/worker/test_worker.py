@@ -8,10 +8,10 @@ from collections.abc import Callable
 
 import pytest
 
-from agent.processor import BatchOutcome, ProcessorReport
-from agent.worker import MemoryWorker, WorkerError, WorkerState
-from core.clock import FakeClock
-from core.errors import CompanionMemoryError
+from companion_memory.agent.processor import BatchOutcome, ProcessorReport
+from companion_memory.agent.worker import MemoryWorker, WorkerError, WorkerState
+from companion_memory.core.clock import FakeClock
+from companion_memory.core.errors import CompanionMemoryError
 
 
 class Recorder:

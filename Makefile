@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-demo
 
-.PHONY: test demo lint types install clean
+.PHONY: test check demo lint types install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ types: $(STAMP)
 
 test: lint types
 	$(BIN)/python -m pytest -q
+
+# The fast loop: lint, types and every test that needs no native model, BlueZ or
+# kill -9 children (a few minutes less than `make test`, which CI runs).
+check: lint types
+	$(BIN)/python -m pytest -q -m "not llama and not bluez and not crash"
 
 demo: $(DEMO_STAMP)
 	$(BIN)/companion-memory demo

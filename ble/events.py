@@ -191,7 +191,7 @@ class NotificationEvent:
 
     @classmethod
     def from_dict(cls, data: Any, *, source: str = "feed") -> NotificationEvent:
-        """Build from a normalized event line (DESIGN.md "A normalized event line")."""
+        """Build from a normalized event line (the log's line format; docs/architecture.md)."""
         if not isinstance(data, dict):
             raise InvalidEventError("event", "must be a JSON object")
         allowed = {"kind", "key", "app_id", "title", "subtitle", "body", "category", "posted_at"}

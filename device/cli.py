@@ -1,4 +1,4 @@
-"""`companion-memory`: the command line of DESIGN.md.
+"""`companion-memory`: the command line (README, "The command line").
 
     companion-memory [--root DIR] [--config FILE] [--log-level L] [--json] COMMAND ...
 

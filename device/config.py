@@ -1,4 +1,4 @@
-"""The configuration: one TOML file, every default from DESIGN.md, validated at start.
+"""The configuration: one TOML file, every default written here, validated at start.
 
 `load_config(path, env)` reads the file (when given), applies environment
 overrides and returns a frozen `Config`. Unknown sections or keys and values of

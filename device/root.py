@@ -1,6 +1,6 @@
 """The data root: where it is, whether it is ours, whether we may write to it.
 
-Resolution (DESIGN.md "On-disk layout"): `--root`, else `$COMPANION_MEMORY_ROOT`,
+Resolution: `--root`, else `$COMPANION_MEMORY_ROOT`,
 else `/userdata/agent/memory` where that directory exists (the device), else the
 XDG data home (`$XDG_DATA_HOME/companion-memory`, `~/.local/share/companion-memory`).
 

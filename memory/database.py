@@ -8,8 +8,8 @@ anything is written to it.
 Durability: WAL with `synchronous=FULL`. NORMAL would stay consistent, but its
 last commits can roll back after a power cut; an owner's `forget` or an agent's
 `save_memory` that was acknowledged must not come back. Writers commit batches,
-so FULL costs one WAL fsync per batch (research/durability.md: 6.3k single-row
-transactions/s on this class of machine), far above what the processors need.
+so FULL costs one WAL fsync per batch (about 6.3k single-row
+transactions/s measured on this class of machine), far above what the processors need.
 """
 
 from __future__ import annotations

@@ -79,16 +79,16 @@ def record_from_row(row: sqlite3.Row | tuple[object, ...]) -> MemoryRecord:
      expires_us, reinforced, status, subject, superseded_by, auto) = tuple(row)[:15]
     return MemoryRecord(
         str(memory_id),
-        int(revision),  # type: ignore[call-overload]
+        int(revision),
         _member(_TIERS, Tier, tier),
         _member(_KINDS, Kind, kind),
         str(text),
         _member(_AUTHORITIES, Authority, authority),
         sources_from_json(str(sources)),
-        EPOCH + timedelta(microseconds=created_us),  # type: ignore[arg-type]
-        EPOCH + timedelta(microseconds=updated_us),  # type: ignore[arg-type]
-        None if expires_us is None else EPOCH + timedelta(microseconds=expires_us),  # type: ignore[arg-type]
-        int(reinforced),  # type: ignore[call-overload]
+        EPOCH + timedelta(microseconds=created_us),
+        EPOCH + timedelta(microseconds=updated_us),
+        None if expires_us is None else EPOCH + timedelta(microseconds=expires_us),
+        int(reinforced),
         _member(_STATUSES, Status, status),
         None if subject is None else str(subject),
         None if superseded_by is None else str(superseded_by),

@@ -52,7 +52,7 @@ class EmulatedAndroidPhone:
             CONTROL_CHARACTERISTIC_UUID,
             Characteristic.Properties.WRITE,
             Characteristic.Permissions.WRITE_REQUIRES_ENCRYPTION,
-            CharacteristicValue(write=self._on_control),  # type: ignore[arg-type]
+            CharacteristicValue(write=self._on_control),
         )
         self.event.on("subscription", self._on_subscription)
         device.on("connection", self._on_connection)

@@ -54,7 +54,7 @@ class EmulatedIphone:
             CONTROL_POINT_UUID,
             Characteristic.Properties.WRITE,
             Characteristic.Permissions.WRITE_REQUIRES_ENCRYPTION,
-            CharacteristicValue(write=self._on_control_point),  # type: ignore[arg-type]
+            CharacteristicValue(write=self._on_control_point),
         )
         for characteristic, name in ((self.notification_source, "ns"), (self.data_source, "ds")):
             characteristic.on(

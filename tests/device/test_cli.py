@@ -1,4 +1,4 @@
-"""Every DESIGN.md command through the real console script (`.venv/bin/companion-memory`).
+"""Every command through the real console script (`.venv/bin/companion-memory`).
 
 Subprocess start-up dominates, so one root is reused through a scenario and
 assertions are batched.

@@ -1,4 +1,4 @@
-"""Configuration: defaults from DESIGN.md, TOML loading, env overrides, clear errors;
+"""Configuration: the documented defaults, TOML loading, env overrides, clear errors;
 root resolution and checks; the root lock."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ reference. Then a fault is injected at every I/O step:
 
 - power: each possible disk image (synced only, everything landed, random
   prefixes/garbage/dropped directory entries) is recovered and checked against
-  the invariants of ../shared/research/durability.md, recovered a second time
+  the invariants `check_recovered` holds it to, recovered a second time
   (idempotent: nothing changes), resumed from the step that crashed and
   compared with the reference end state; optionally a second power cut is
   swept over every step of the recovery itself.

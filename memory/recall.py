@@ -6,8 +6,8 @@ is sent as a quoted string joined with OR. An empty or all-stopword query raises
 `EmptyQueryError` instead of scanning everything.
 
 Ranking is `ORDER BY bm25(memories_fts)` (35-52% faster than `ORDER BY
-rank` when measured on this class of machine). Only active rows are in the index; tier and expiry are
-filtered in the same statement.
+rank` when measured on this class of machine). Only active rows are in the index;
+tier and expiry are filtered in the same statement.
 """
 
 from __future__ import annotations

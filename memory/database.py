@@ -134,15 +134,18 @@ def _apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> 
         raise
     for migration in migrations:
         try:
-            # executescript commits an open transaction first, so BEGIN is part of the script.
-            conn.executescript("BEGIN IMMEDIATE;\n" + migration.sql)
+            # The write lock first, then the check, then the DDL: a second process opening
+            # a fresh store waits here and finds the migration applied, instead of running
+            # its DDL against tables that already exist.
+            conn.execute("BEGIN IMMEDIATE")
             done = conn.execute(
                 f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE name = ?", (migration.name,)
             ).fetchone()
             if done is not None:
-                # Another process applied it while we waited: undo our copy.
                 conn.execute("ROLLBACK")
                 continue
+            for statement in _statements(migration.sql):
+                conn.execute(statement)
             conn.execute(
                 f"INSERT INTO {MIGRATIONS_TABLE} (name, applied_at) VALUES (?, ?)",
                 (migration.name, datetime.now(UTC).isoformat()),
@@ -154,6 +157,22 @@ def _apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> 
                 conn.execute("ROLLBACK")
             raise
     return ran
+
+
+def _statements(script: str) -> list[str]:
+    """A DDL script's statements, one by one (a trigger body's inner `;` included), so they
+    run inside a transaction that `executescript` would have committed."""
+    out: list[str] = []
+    chunk = ""
+    for piece in script.split(";"):
+        chunk += piece + ";"
+        if sqlite3.complete_statement(chunk):
+            if chunk.strip(" \t\r\n;"):
+                out.append(chunk.strip())
+            chunk = ""
+    if chunk.strip(" \t\r\n;"):
+        raise ValueError("a migration script ends inside a statement")
+    return out
 
 
 def _pending(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migration]:

@@ -26,6 +26,7 @@ from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
 from companion_memory.ble.errors import AttWriteError, LinkClosedError, PhoneLinkError
 from companion_memory.ble.link import NotifyCallback, PhoneLink
 from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.core.errors import CompanionMemoryError
 
 CONNECT_TIMEOUT_S = 20.0
 """BlueZ connect + service resolution; bleak's own default is 10-30 s."""
@@ -208,7 +209,11 @@ class PhoneLinkRunner:
 
     `connect()` returns a new `PhoneLink` each time (a fresh client per
     connection); `serve(link)` runs one session (e.g. `AncsSession(link, ...).run()`).
-    Errors of one attempt are counted and logged by code. `stop()` makes `run()`
+    Any failure of one attempt (a `PhoneLinkError`, but also an `OSError`, a timeout or
+    a D-Bus error the library let through) is counted and logged by code, and the
+    runner backs off and tries again: the link never ends silently. `state` says
+    what it is doing ("stopped", "connecting", "connected", "backing_off") and
+    `last_error` the code of the newest failure. `stop()` makes `run()`
     close the current link and return; cancelling `run()` closes the current link
     and propagates the cancellation.
     """
@@ -230,6 +235,8 @@ class PhoneLinkRunner:
         self.sessions = 0
         self.failures: dict[str, int] = {}
         self.link: PhoneLink | None = None
+        self.state = "stopped"
+        self.last_error: str | None = None
         self._stopping = False
         self._task: asyncio.Task[Any] | None = None
 
@@ -252,32 +259,44 @@ class PhoneLinkRunner:
             self._task.uncancel()
         finally:
             self._task = None
+            self.state = "stopped"
 
     async def _loop(self, max_sessions: int | None) -> None:
         delay = self._backoff.initial
         while max_sessions is None or self.sessions < max_sessions:
+            self.state = "connecting"
             try:
                 self.link = await self._connect()
-            except PhoneLinkError as exc:
+            except Exception as exc:  # any failure backs off and retries
                 self._count(exc, "connect", delay)
+                self.state = "backing_off"
                 await self._clock.sleep(delay)
                 delay = min(delay * 2, self._backoff.maximum)
                 continue
+            self.state = "connected"
             try:
                 await self._serve(self.link)
-            except PhoneLinkError as exc:  # e.g. the link dropped while subscribing
+            except Exception as exc:  # e.g. the link dropped while subscribing
                 self._count(exc, "session", delay)
-                await self.link.close()
+                with contextlib.suppress(Exception):
+                    await self.link.close()
+                self.state = "backing_off"
                 await self._clock.sleep(delay)
                 delay = min(delay * 2, self._backoff.maximum)
                 continue
             finally:
-                await self.link.close()
+                with contextlib.suppress(Exception):
+                    await self.link.close()
             self.sessions += 1
             delay = self._backoff.initial
             if max_sessions is None or self.sessions < max_sessions:
+                self.state = "backing_off"
                 await self._clock.sleep(delay)
 
-    def _count(self, exc: PhoneLinkError, what: str, delay: float) -> None:
-        self.failures[exc.code] = self.failures.get(exc.code, 0) + 1
-        self._log.info("phone %s failed (%s); retry in %.1f s", what, exc.code, delay)
+    def _count(self, exc: Exception, what: str, delay: float) -> None:
+        code = (exc.code if isinstance(exc, CompanionMemoryError)
+                else f"unexpected_{type(exc).__name__}")
+        self.failures[code] = self.failures.get(code, 0) + 1
+        self.last_error = code
+        log = self._log.info if isinstance(exc, PhoneLinkError) else self._log.warning
+        log("phone %s failed (%s); retry in %.1f s", what, code, delay)

@@ -48,7 +48,9 @@ async def _with_runtime(inv: Invocation, root: Path, config: Any,
     from companion_memory.device.daemon import publish_idle_status
     from companion_memory.device.runtime import Runtime
 
-    async with Runtime(config, root=root, start_worker=start_worker) as runtime:
+    # A one-shot command never advertises or connects: the daemon owns the phone link.
+    async with Runtime(config, root=root, start_worker=start_worker,
+                       start_link=False) as runtime:
         result = await body(runtime)
         # `status` reads the status file: keep it true after a command changed the root.
         await publish_idle_status(runtime, command)

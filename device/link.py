@@ -156,6 +156,8 @@ class PhoneLinkService:
         return {
             "kind": self._config.kind,
             "connected": bool(link is not None and link.is_connected),
+            "state": getattr(runner, "state", "stopped") if self._task is not None else "stopped",
+            "last_error": getattr(runner, "last_error", None),
             "sessions": getattr(runner, "sessions", 0),
             "connect_failures": dict(getattr(runner, "failures", {})),
             "advertising": self._advertising,

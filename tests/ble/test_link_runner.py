@@ -196,3 +196,42 @@ async def test_bleak_link_handlers_are_idempotent_and_errors_typed() -> None:
     with pytest.raises(LinkClosedError):
         await link.write(UUID, b"\x00")
     await asyncio.wait_for(link.wait_closed(), 5)
+
+
+@pytest.mark.parametrize("error", [OSError(113, "No route to host"), TimeoutError(),
+                                   RuntimeError("org.bluez.Error.Failed")])
+async def test_any_failure_backs_off_and_retries_never_ending_the_link(
+    error: Exception,
+) -> None:
+    clock = FakeClock()
+    attempts = 0
+    links: list[FakePhoneLink] = []
+
+    async def connect() -> PhoneLink:
+        nonlocal attempts
+        attempts += 1
+        if attempts <= 2:
+            raise error  # what bleak or D-Bus may let through, not a PhoneLinkError
+        links.append(FakePhoneLink(peer="phone"))
+        return links[-1]
+
+    session_failed = False
+
+    async def serve(link: PhoneLink) -> None:
+        nonlocal session_failed
+        if not session_failed:
+            session_failed = True
+            raise error
+        await link.wait_closed()
+
+    runner = PhoneLinkRunner(connect, serve, clock=clock)
+    assert runner.state == "stopped"
+    task = asyncio.create_task(runner.run(max_sessions=1))
+    await _advance_until(clock, lambda: len(links) == 2)
+    code = f"unexpected_{type(error).__name__}"
+    assert runner.failures == {code: 3}  # two connects and one session
+    assert runner.last_error == code
+    assert runner.state == "connected"
+    links[1].drop()
+    await asyncio.wait_for(task, 5)
+    assert runner.sessions == 1 and runner.state == "stopped"

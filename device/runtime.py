@@ -20,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-from collections.abc import Collection, Iterable, Sequence
-from contextlib import AsyncExitStack
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import AsyncExitStack, contextmanager
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -329,6 +329,17 @@ class Runtime:
         """Foreground work ended: the idle countdown starts again."""
         self._require_open()
         self.worker.foreground_ended()
+
+    @contextmanager
+    def foreground(self) -> Iterator[None]:
+        """`with runtime.foreground(): ...`: memory work yields for the block, and the
+        worker is released however the block ends (an exception cannot leave it held)."""
+        self.foreground_started()
+        try:
+            yield
+        finally:
+            if self._state is RuntimeState.OPEN:
+                self.foreground_ended()
 
     async def record_episode(self, episode: dict[str, Any]) -> RecordResult:
         """Record a completed agent task (an Episode) and wake the worker."""

@@ -163,3 +163,19 @@ async def test_a_config_built_in_code_is_checked_like_a_file(tmp_path: Path) -> 
     assert runtime.state is RuntimeState.UNOPENED
     # Refused before anything was written.
     assert not await asyncio.to_thread((tmp_path / "root").exists)
+
+
+async def test_foreground_block_releases_the_worker_even_on_an_exception(
+    tmp_path: Path,
+) -> None:
+    async with Runtime(QUICK, root=tmp_path / "root",
+                       probe=FakeDiskProbe(free_bytes=4 << 30)) as runtime:
+        with runtime.foreground():
+            assert runtime.worker.in_foreground
+            with runtime.foreground():  # nested blocks count
+                pass
+            assert runtime.worker.in_foreground
+        assert not runtime.worker.in_foreground
+        with pytest.raises(ZeroDivisionError), runtime.foreground():
+            _ = 1 / 0
+        assert not runtime.worker.in_foreground

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -88,11 +89,17 @@ def _inspect_file(path: Path) -> bool:
 def _check_identity(conn: sqlite3.Connection, path: str, known: list[Migration]) -> None:
     """Refuse foreign or newer databases; runs only reads."""
     try:
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = {
-            row[0]
-            for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
+        # One read transaction: another process may be initialising the file, and the id
+        # and the tables must be read from the same moment of it.
+        conn.execute("BEGIN")
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            tables = {
+                row[0]
+                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+        finally:
+            conn.execute("COMMIT")
     except sqlite3.DatabaseError as exc:
         if is_disk_full(exc):
             raise StoreDiskFullError(path) from None
@@ -159,6 +166,21 @@ def _apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> 
     return ran
 
 
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL. While another opener of a fresh file holds its first write
+    transaction, the switch fails at once with "database is locked" (SQLite does not
+    wait on the busy handler for it): try again for up to the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def _statements(script: str) -> list[str]:
     """A DDL script's statements, one by one (a trigger body's inner `;` included), so they
     run inside a transaction that `executescript` would have committed."""
@@ -201,7 +223,7 @@ def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
         pending = _pending(conn, known)
         if pending and conn.execute("PRAGMA page_count").fetchone()[0] == 0:
             conn.execute("PRAGMA auto_vacuum = INCREMENTAL")  # only effective on a new file
-        conn.execute("PRAGMA journal_mode = WAL")
+        _set_wal(conn)
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         # Freed space is zeroed: a forgotten memory's text must not survive in free pages.

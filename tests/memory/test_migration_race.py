@@ -27,13 +27,13 @@ open_database(sys.argv[1]).close()
 def test_concurrent_openers_of_a_fresh_store_all_succeed(tmp_path: Path) -> None:
     import time
 
-    for round_ in range(6):
+    for round_ in range(12):
         db = tmp_path / f"memory-{round_}.sqlite3"
         start = time.time() + 1.0  # every opener spins until the same instant
         procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(db), str(start)],
                                   stderr=subprocess.PIPE, text=True) for _ in range(4)]
-        for proc in procs:
-            _, err = proc.communicate(timeout=120)
+        errors = [proc.communicate(timeout=120)[1] for proc in procs]  # reap every one
+        for proc, err in zip(procs, errors, strict=True):
             assert proc.returncode == 0, err
         conn = sqlite3.connect(db)
         names = [r[0] for r in conn.execute(

@@ -85,17 +85,8 @@ def read_input(path: str, max_bytes: int | None = None) -> bytes:
     With `max_bytes`, at most `max_bytes + 1` bytes are read (enough to tell "too large").
     """
     limit = -1 if max_bytes is None else max_bytes + 1
-    if path == "-":
-        return sys.stdin.buffer.read(limit)
-    try:
-        with Path(path).open("rb") as handle:
-            return handle.read(limit)
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a file") from None
-    except PermissionError:
-        raise UsageError(f"{path}: not readable (permission denied)") from None
+    with open_input(path) as handle:
+        return handle.read(limit)
 
 
 # `feed` reads, validates and persists this many lines at a time, so its memory stays

@@ -220,8 +220,7 @@ class LlamaEngine:
         tokens: list[int] = self.llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
         return tokens
 
-    def _grammar(self, schema: dict[str, Any]) -> Any:
-        key = schema_key(schema)
+    def _grammar(self, schema: dict[str, Any], key: str) -> Any:
         sampler = self._grammars.get(key)
         if sampler is not None:
             self._grammars.move_to_end(key)
@@ -287,8 +286,7 @@ class LlamaEngine:
         self._lib.llama_sampler_apply(grammar, ctypes.byref(self._arr))
         return bool(self._np.isfinite(cand["logit"][0]))
 
-    def _skeleton(self, schema: dict[str, Any]) -> Skeleton | None:
-        key = schema_key(schema)
+    def _skeleton(self, schema: dict[str, Any], key: str) -> Skeleton | None:
         if key not in self._skeletons:
             self._skeletons[key] = Skeleton.of(schema)
             while len(self._skeletons) > _GRAMMAR_CACHE:
@@ -358,8 +356,9 @@ class LlamaEngine:
                 f"the prompt ({len(tokens)} tokens) leaves no room in n_ctx {self.n_ctx}",
                 code="prompt_too_long",
             )
-        grammar = self._grammar(job.schema) if job.schema is not None else None
-        skeleton = (self._skeleton(job.schema)
+        key = schema_key(job.schema) if job.schema is not None else ""
+        grammar = self._grammar(job.schema, key) if job.schema is not None else None
+        skeleton = (self._skeleton(job.schema, key)
                     if job.schema is not None and self.feed_fixed_text else None)
         cursor = skeleton.cursor() if skeleton is not None else None
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -398,7 +397,7 @@ class LlamaEngine:
                     self._lib.llama_sampler_accept(grammar, token)
                 out.append(token)
                 job.completion_tokens = len(out)
-                if cursor is not None:
+                if cursor is not None and not cursor.lost:
                     cursor.advance(decoder.decode(self.llm.detokenize([token])))
                 self.llm.eval([token])
         except GenerationCancelled:

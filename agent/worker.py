@@ -30,7 +30,7 @@ from typing import Any
 from companion_memory.agent.processor import BatchOutcome, Processor, ProcessorReport
 from companion_memory.agent.report import RoundReport
 from companion_memory.core.clock import Clock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, StateError
 
 DEFAULT_IDLE_DELAY_S = 300.0
 """The design's five minutes without foreground activity before memory work runs."""
@@ -39,7 +39,7 @@ DEFAULT_MAX_BATCHES = 10_000
 """Upper bound of batches in one window, so a window always ends."""
 
 
-class WorkerError(CompanionMemoryError):
+class WorkerError(StateError):
     """The worker was used out of order (register after start, bad processor)."""
 
     code = "worker_error"

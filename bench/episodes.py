@@ -54,6 +54,9 @@ class SlowDeterministic:
         await asyncio.sleep(self._call_s)
         return await self._inner.complete(request)
 
+    async def prepare(self) -> None:
+        return None
+
     async def close(self) -> None:
         return None
 

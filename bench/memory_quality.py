@@ -34,6 +34,7 @@ import argparse
 import asyncio
 import contextlib
 import re
+import sqlite3
 import sys
 import tempfile
 import time
@@ -53,10 +54,11 @@ from companion_memory.ble.events import NotificationEvent, parse_rfc3339  # noqa
 from companion_memory.core.clock import FakeClock  # noqa: E402
 from companion_memory.core.errors import CompanionMemoryError  # noqa: E402
 from companion_memory.device.config import Config, parse_config  # noqa: E402
-from companion_memory.device.runtime import Runtime  # noqa: E402
+from companion_memory.device.root import prepare_root  # noqa: E402
+from companion_memory.device.runtime import Runtime, build_configured_provider  # noqa: E402
 from companion_memory.memory.errors import EmptyQueryError  # noqa: E402
 from companion_memory.memory.recall import STOPWORDS  # noqa: E402
-from companion_memory.memory.records import SourceKind, Tier  # noqa: E402
+from companion_memory.memory.records import SourceKind, Status, Tier  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "fortnight"
 ROW_KEYS = frozenset({"id", "kind", "key", "app_id", "title", "subtitle", "body", "category",
@@ -223,6 +225,18 @@ def tokens(text: str) -> list[str]:
 # -- providers --------------------------------------------------------------------------
 
 
+def stored_texts(root: Path) -> list[str]:
+    """Every memory's statement and hidden detail (the source words kept for search), read
+    straight from the database file: the audit looks at what is on disk, not at what
+    the API shows."""
+    conn = sqlite3.connect(f"file:{root / 'memory.sqlite3'}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT text, detail FROM memories").fetchall()
+    finally:
+        conn.close()
+    return [f"{text}\n{detail or ''}" for text, detail in rows]
+
+
 class Watched:
     """Wraps a provider: counts model seconds and keeps every prompt for the leak check."""
 
@@ -239,6 +253,9 @@ class Watched:
             return await self.inner.complete(request)
         finally:
             self.seconds += time.perf_counter() - started
+
+    async def prepare(self) -> None:
+        await self.inner.prepare()
 
     async def close(self) -> None:
         close = getattr(self.inner, "close", None)
@@ -351,10 +368,12 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
     clock = FakeClock(first - timedelta(minutes=1))
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cm-quality-") as root:
-        runtime = Runtime(config, root=root, clock=clock, start_worker=False, start_link=False)
+        await asyncio.to_thread(prepare_root, Path(root))
+        watched = Watched(await asyncio.to_thread(
+            build_configured_provider, config, Path(root), clock))
+        runtime = Runtime(config, root=root, clock=clock, provider=watched,
+                          start_worker=False, start_link=False)
         await runtime.open()
-        watched = Watched(runtime.provider)
-        runtime.engine.provider = watched  # type: ignore[assignment]
         cid_to_row: dict[int, str] = {}
         last_event: datetime | None = None
         pending = False
@@ -402,22 +421,19 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
                         print(f"   {hit.score:6.2f} {sorted(sources)} {hit.record.text[:100]}")
             end = (last_event or first) + timedelta(seconds=idle)
             await idle_window(max(end, clock.now()))
-            stored = await runtime.store.read(
-                lambda conn: conn.execute(
-                    "SELECT text, detail, sources, tier, status, expires_us FROM memories"
-                ).fetchall()
-            )
-            now_us = int(clock.now().timestamp() * 1_000_000)
-            live = [s for s in stored if s[4] == "active" and (s[5] is None or s[5] > now_us)]
-            for text, detail, *_ in stored:
-                out.leaked_rows |= _leaks_in(f"{text}\n{detail}", secrets)
+            stored = await runtime.list_memories(include_inactive=True, limit=1_000_000)
+            now = clock.now()
+            live = [m for m in stored if m.status is Status.ACTIVE
+                    and (m.expires_at is None or m.expires_at > now)]
+            for text in await asyncio.to_thread(stored_texts, Path(root)):
+                out.leaked_rows |= _leaks_in(text, secrets)
             for prompt in watched.prompts:
                 out.leaked_rows |= _leaks_in(prompt, secrets)
             out.live = len(live)
-            out.long_term = sum(1 for s in live if s[3] == Tier.LONG_TERM.value)
+            out.long_term = sum(1 for m in live if m.tier is Tier.LONG_TERM)
             junk = 0
-            for s in live:
-                refs = [r.split(":", 1)[1] for r in orjson.loads(s[2])]
+            for m in live:
+                refs = [s.ref for s in m.sources if s.kind is SourceKind.CONTEXT]
                 labels = {rows[cid_to_row[int(r)]].label for r in refs
                           if r.isdigit() and int(r) in cid_to_row}
                 if labels and labels <= {"noise"}:

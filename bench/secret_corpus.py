@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -54,7 +55,8 @@ from companion_memory.agent.notifications.filters import REDACTABLE, NoiseFilter
 from companion_memory.ble.events import NotificationEvent  # noqa: E402
 from companion_memory.core.clock import FakeClock  # noqa: E402
 from companion_memory.device.config import Config, parse_config  # noqa: E402
-from companion_memory.device.runtime import Runtime  # noqa: E402
+from companion_memory.device.root import prepare_root  # noqa: E402
+from companion_memory.device.runtime import Runtime, build_configured_provider  # noqa: E402
 from companion_memory.memory.secrets import normalize_digits  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "secrets"
@@ -207,6 +209,18 @@ def triage_row(row: Row, index: int, tally: Tally, figures: Figures) -> None:
         tally.noise_drops += 1
 
 
+def stored_texts(root: Path) -> list[str]:
+    """Every memory's statement and hidden detail (the source words kept for search), read
+    straight from the database file: the audit looks at what is on disk, not at what
+    the API shows."""
+    conn = sqlite3.connect(f"file:{root / 'memory.sqlite3'}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT text, detail FROM memories").fetchall()
+    finally:
+        conn.close()
+    return [f"{text}\n{detail or ''}" for text, detail in rows]
+
+
 class Watched:
     """Wraps a provider and keeps every prompt."""
 
@@ -218,6 +232,12 @@ class Watched:
     async def complete(self, request: ModelRequest) -> ModelResponse:
         self.prompts.append("\n".join(m.content for m in request.messages))
         return await self.inner.complete(request)
+
+    async def prepare(self) -> None:
+        await self.inner.prepare()
+
+    async def close(self) -> None:
+        await self.inner.close()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -233,20 +253,19 @@ async def pipeline(
     apart in a prompt: such a value counts as ambiguous, and the row-local triage check
     stands for it."""
     clock = FakeClock(POSTED + timedelta(days=1))
-    runtime = Runtime(config, root=root, clock=clock, start_worker=False,
+    await asyncio.to_thread(prepare_root, Path(root))
+    watched = Watched(await asyncio.to_thread(build_configured_provider, config, Path(root),
+                                              clock))
+    runtime = Runtime(config, root=root, clock=clock, provider=watched, start_worker=False,
                       start_link=False)
     await runtime.open()
     try:
-        watched = Watched(runtime.provider)
-        runtime.engine.provider = watched  # type: ignore[assignment]
         await runtime.feed([row.event(i) for i, row in enumerate(rows)])
         await runtime.run_once()
-        stored = await runtime.store.read(
-            lambda conn: conn.execute("SELECT text, detail FROM memories").fetchall()
-        )
     finally:
         await runtime.close()
-    haystack = "\n".join([*watched.prompts, *(f"{text}\n{detail}" for text, detail in stored)])
+    stored = await asyncio.to_thread(stored_texts, Path(root))
+    haystack = "\n".join([*watched.prompts, *stored])
     fixed = "\n".join((CONTRACT_SYSTEM_PROMPT, EXAMPLE_USER, EXAMPLE_ANSWER))
     for row in rows:
         if not row.has_secret:

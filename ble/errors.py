@@ -6,10 +6,10 @@ text, only ids, lengths and codes.
 
 from __future__ import annotations
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import UnavailableError
 
 
-class PhoneLinkError(CompanionMemoryError):
+class PhoneLinkError(UnavailableError):
     """Base of every BLE intake error."""
 
     code = "phone_link_error"

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError
 
 BODY_LIMIT_BYTES = 4096
 """Bodies longer than this (UTF-8 bytes) are truncated and flagged."""
@@ -27,7 +27,7 @@ class EventKind(StrEnum):
     REMOVED = "removed"
 
 
-class InvalidEventError(CompanionMemoryError):
+class InvalidEventError(InvalidInputError):
     """A notification event failed validation; `field` names the offending field."""
 
     code = "invalid_event"

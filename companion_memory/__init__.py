@@ -17,37 +17,52 @@ from typing import TYPE_CHECKING, Any
 
 from companion_memory.ble.events import EventKind, InvalidEventError, NotificationEvent
 from companion_memory.core.clock import Clock, FakeClock, SystemClock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import (
+    CompanionMemoryError,
+    ConflictError,
+    InvalidInputError,
+    NotFoundError,
+    StateError,
+    StorageFailureError,
+    UnavailableError,
+)
 from companion_memory.device.config import Config, load_config, parse_config
 from companion_memory.device.errors import ConfigError, RootBusyError, RootError
 from companion_memory.memory.records import Kind, MemoryRecord, Tier
 
 if TYPE_CHECKING:
-    from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState
+    from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState, RuntimeStatus
 
 __all__ = [
     "Clock",
     "CompanionMemoryError",
     "Config",
     "ConfigError",
+    "ConflictError",
     "EventKind",
     "FakeClock",
     "FeedTotals",
     "InvalidEventError",
+    "InvalidInputError",
     "Kind",
     "MemoryRecord",
+    "NotFoundError",
     "NotificationEvent",
     "RootBusyError",
     "RootError",
     "Runtime",
     "RuntimeState",
+    "RuntimeStatus",
+    "StateError",
+    "StorageFailureError",
     "SystemClock",
     "Tier",
+    "UnavailableError",
     "load_config",
     "parse_config",
 ]
 
-_LAZY = {"Runtime", "RuntimeState", "FeedTotals"}
+_LAZY = {"Runtime", "RuntimeState", "RuntimeStatus", "FeedTotals"}
 
 
 def __getattr__(name: str) -> Any:

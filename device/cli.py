@@ -3,7 +3,8 @@
     companion-memory [--root DIR] [--config FILE] [--log-level L] [--json] COMMAND ...
 
 Exit status: 0 on success, 2 on bad usage or bad input (one-line reason on
-stderr), 1 on an internal failure. Global options may also follow the command.
+stderr), 1 on a failure; an error's category decides which (`EXIT_BY_CATEGORY`).
+Global options may also follow the command.
 This module imports only the standard library and the light device modules so
 that `--help` and `status` stay fast; each command imports what it needs.
 """
@@ -23,21 +24,19 @@ from companion_memory.device.errors import UsageError
 
 PROG = "companion-memory"
 
-# Errors that mean "bad usage or bad input" (exit 2) rather than a failure (exit 1):
-# matched by class name along the MRO (no import of their packages needed) or by code.
-INPUT_ERROR_CLASSES = frozenset({
-    "UsageError", "ConfigError", "RootError", "RootBusyError", "InvalidEventError",
-    "InvalidMemoryError", "MemoryNotFoundError", "MemoryInactiveError", "EmptyQueryError",
-    "EpisodeError", "ProviderConfigError", "DatabaseRefusedError", "ThresholdError",
-    "RejectedContentError", "AuthorityError", "UnknownModelError",
-})
-INPUT_ERROR_CODES = frozenset({"bad_usage", "bad_config", "bad_root", "root_busy",
-                               "bad_status_file", "not_a_regular_file", "corrupt_state"})
+# Exit status by error category (core/errors.py): 2 when the caller or operator must
+# change something (usage, input, config, the root's contents, a name, a busy root,
+# a call made in the wrong state); 1 when something failed that may work later or is
+# internal (a model, the phone, the disk).
+EXIT_BY_CATEGORY: Mapping[str, int] = {
+    "invalid_input": 2, "not_found": 2, "conflict": 2, "wrong_state": 2,
+    "unavailable": 1, "storage_failure": 1, "internal": 1,
+}
 
 
-def is_input_error(err: CompanionMemoryError) -> bool:
-    names = {cls.__name__ for cls in type(err).__mro__}
-    return bool(names & INPUT_ERROR_CLASSES) or err.code in INPUT_ERROR_CODES
+def exit_status(err: CompanionMemoryError) -> int:
+    """The exit status for `err`, chosen by its category."""
+    return EXIT_BY_CATEGORY.get(err.category, 1)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -234,7 +233,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         _silence_stdout()
         return 0
     except CompanionMemoryError as err:
-        status = 2 if is_input_error(err) else 1
+        status = exit_status(err)
         from companion_memory.device.output import warn
 
         warn(f"{PROG}: {err.reason}")  # a reason may quote a path or value: escaped

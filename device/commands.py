@@ -334,7 +334,7 @@ def cmd_once(inv: Invocation) -> int:
         if progress.enabled:
             async def tick() -> None:
                 while True:
-                    progress.update(await runtime.context.pending_count())
+                    progress.update(await runtime.pending_count())
                     await asyncio.sleep(0.2)
 
             ticker = asyncio.create_task(tick())
@@ -530,8 +530,8 @@ def cmd_sweep(inv: Invocation) -> int:
     else:
         async def body(runtime: Runtime) -> dict[str, Any]:
             if action == "reconcile":
-                return dict(await runtime.sweep.reconcile())
-            return dict(await runtime.sweep.status())
+                return await runtime.sweep_reconcile()
+            return await runtime.sweep_status()
 
         data = run_locked(inv, f"sweep {action}", body)
     if inv.json:

@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, UnavailableError
 from companion_memory.device.cli import Invocation
 from companion_memory.device.errors import RootBusyError, RootError
 from companion_memory.device.output import print_json, say
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from companion_memory.device.runtime import Runtime
 
 
-class DaemonStopTimeout(CompanionMemoryError):
+class DaemonStopTimeout(UnavailableError):
     """The daemon did not exit in time (exit status 1)."""
 
     code = "daemon_stop_timeout"
@@ -97,7 +97,7 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
         async with Runtime(config, root=root, start_worker=True,
                            provider=provider) as runtime:
             log.info("daemon started", extra=fields(pid=os.getpid(), root=str(root)))
-            await runtime.monitor.check()  # level known (and intake paused if low) from the start
+            await runtime.check_storage()  # level known (and intake paused if low) from the start
             try:
                 await _publish_status(runtime, "running", started_at)
             except Exception as exc:  # e.g. a full disk: run anyway, intake pauses by level
@@ -109,7 +109,7 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
             # Stop the worker first (an in-flight model call is cancelled and its batch
             # commits nothing), then record the figures as they are now: pending,
             # cursors and gaps may have moved since the last round's snapshot.
-            await runtime.worker.stop()
+            await runtime.stop_worker()
             try:
                 await _publish_status(runtime, "stopped", started_at,
                                       stopped_at=datetime.now(UTC).isoformat())
@@ -161,8 +161,7 @@ async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) 
     stopper = asyncio.ensure_future(stop.wait())
     try:
         while not stop.is_set():
-            seen = runtime.worker.rounds
-            waiter = asyncio.ensure_future(runtime.worker.wait_rounds(seen + 1))
+            waiter = asyncio.ensure_future(runtime.wait_round(after=runtime.rounds))
             done, _ = await asyncio.wait(
                 {waiter, stopper}, timeout=interval, return_when=asyncio.FIRST_COMPLETED
             )
@@ -171,7 +170,7 @@ async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) 
                 await asyncio.gather(waiter, return_exceptions=True)
             if stop.is_set():
                 break
-            report = runtime.worker.last_report
+            report = runtime.last_round
             try:
                 if waiter in done and report is not None and _worth_keeping(report):
                     await asyncio.to_thread(append_report, runtime.fs, runtime.root,
@@ -208,8 +207,8 @@ async def _publish_status(runtime: Runtime, state: str, started_at: str,
                           stopped_at: str | None = None) -> None:
     from companion_memory.device.reports import write_status
 
-    snapshot = await runtime.status()
-    gaps = await runtime.context.gaps()
+    snapshot = (await runtime.status()).to_dict()
+    gaps = await runtime.gaps()
     snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
     snapshot.update({
         "state": state,
@@ -250,10 +249,10 @@ async def _publish_idle_status(runtime: Runtime, command: str) -> None:
         previous = await asyncio.to_thread(read_status, runtime.fs, runtime.root) or {}
     except StatusFileError:  # unreadable: the fresh snapshot below replaces it
         previous = {}
-    if runtime.monitor.last_report is None:  # no round ran: read the real level now
-        await runtime.monitor.check()
-    snapshot = await runtime.status()
-    gaps = await runtime.context.gaps()
+    if not runtime.storage_checked:  # no round ran: read the real level now
+        await runtime.check_storage()
+    snapshot = (await runtime.status()).to_dict()
+    gaps = await runtime.gaps()
     snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
     if snapshot.get("last_round") is None:
         snapshot["last_round"] = previous.get("last_round")

@@ -78,7 +78,7 @@ async def _demo(root: Path, provider: str, events: list[Any]) -> dict[str, Any]:
     async with Runtime(config, root=root / "root", start_worker=False) as runtime:
         link = await _replay(runtime, events)
         report = await runtime.run_once()
-        memories = await runtime.store.list_records()
+        memories = await runtime.list_memories()
         recalls = []
         for query in DEMO_QUERIES:
             hits = await runtime.recall_memory(query, limit=3)
@@ -87,8 +87,8 @@ async def _demo(root: Path, provider: str, events: list[Any]) -> dict[str, Any]:
                 "hits": [{"memory_id": h.record.memory_id, "score": round(h.score, 3),
                           "text": h.record.text} for h in hits],
             })
-        gaps = [g.to_dict() for g in await runtime.context.gaps()]
-        stats = await runtime.store.stats()
+        gaps = [g.to_dict() for g in await runtime.gaps()]
+        stats = (await runtime.status()).memory
     notes = report.report_for("notifications")
     return {
         "provider": provider,

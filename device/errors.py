@@ -6,7 +6,7 @@ Each maps to an exit status in the command line: `UsageError`, `ConfigError`,
 
 from __future__ import annotations
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, ConflictError, InvalidInputError
 
 
 class DeviceError(CompanionMemoryError):
@@ -15,13 +15,13 @@ class DeviceError(CompanionMemoryError):
     code = "device_error"
 
 
-class UsageError(DeviceError):
+class UsageError(DeviceError, InvalidInputError):
     """The command line or its input was wrong (exit status 2)."""
 
     code = "bad_usage"
 
 
-class ConfigError(DeviceError):
+class ConfigError(DeviceError, InvalidInputError):
     """The configuration file or an environment override is invalid.
 
     `key` is the dotted key (e.g. `worker.idle_delay_s`) when one is at fault.
@@ -34,13 +34,13 @@ class ConfigError(DeviceError):
         super().__init__(reason)
 
 
-class RootError(DeviceError):
+class RootError(DeviceError, InvalidInputError):
     """The data root cannot be used: not ours, not a directory, or read-only."""
 
     code = "bad_root"
 
 
-class RootBusyError(DeviceError):
+class RootBusyError(DeviceError, ConflictError):
     """Another process (a daemon, a feed) holds the root's lock."""
 
     code = "root_busy"

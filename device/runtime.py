@@ -1,9 +1,9 @@
 """`Runtime`: everything wired from one `Config`, with the hooks an embedding agent calls.
 
     async with Runtime(config, root="/userdata/agent/memory") as runtime:
-        runtime.foreground_started()          # the agent starts a task: no model calls now
-        hits = await runtime.recall_memory("dentist")
-        runtime.foreground_ended()            # the idle countdown restarts
+        with runtime.foreground():            # the agent runs a task: no model calls now
+            hits = await runtime.recall_memory("dentist")
+        # leaving the block (however it ends) restarts the idle countdown
 
 `open()` wires, in order: the root (checked, marked), the `EventRing`, the
 `MemoryStore`, the `NotificationContext` (memory cursor in the store), the model
@@ -13,6 +13,11 @@ daily sweep, in that order), the `StorageMonitor` with its cleaners, and the
 `MemoryWorker` (started only when `start_worker`). A failure or cancellation half
 way unwinds whatever was opened (`AsyncExitStack`); `close()` is idempotent and
 stops the worker first, which cancels an in-flight model call without committing.
+
+The parts are private: a host uses the methods (recall, save, forget, episodes,
+publishing events, rounds, gaps, listing and exporting memories, the sweep's
+status and reconcile) and reads a typed `RuntimeStatus`. The one part handed out
+is `ring`, the intake a phone link session publishes into.
 """
 
 from __future__ import annotations
@@ -20,10 +25,10 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import AsyncExitStack, contextmanager
-from dataclasses import replace
-from datetime import timedelta
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -35,7 +40,11 @@ from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.notifications.context import NotificationContext
 from companion_memory.agent.notifications.context_state import StoreMemoryCursor
-from companion_memory.agent.notifications.context_types import ConsumeResult
+from companion_memory.agent.notifications.context_types import (
+    ConsumeResult,
+    Gap,
+    NotificationRecord,
+)
 from companion_memory.agent.notifications.contract import items_per_call
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.processor import Processor
@@ -51,12 +60,20 @@ from companion_memory.agent.worker import MemoryWorker
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.core.errors import StateError
 from companion_memory.device.config import Config, check_bounds
 from companion_memory.device.errors import DeviceError
 from companion_memory.device.link import Connect, PhoneLinkService
 from companion_memory.device.reports import ReportsCleaner
 from companion_memory.device.root import prepare_root
-from companion_memory.memory.records import Authority, Kind, MemoryRecord, SourceRef, Tier
+from companion_memory.memory.records import (
+    Authority,
+    Kind,
+    MemoryNotFoundError,
+    MemoryRecord,
+    SourceRef,
+    Tier,
+)
 from companion_memory.memory.store import MemoryStore, RecallHit, SaveResult
 from companion_memory.storage.fs import FileSystem, RealFileSystem
 from companion_memory.storage.monitor import (
@@ -80,7 +97,7 @@ class RuntimeState(enum.Enum):
     CLOSED = "closed"
 
 
-class RuntimeStateError(DeviceError):
+class RuntimeStateError(DeviceError, StateError):
     code = "runtime_state"
 
 
@@ -108,20 +125,6 @@ def build_configured_provider(config: Config, root: Path, clock: Clock,
                              fs=fs)
 
 
-async def preload_model(provider: Any) -> bool:
-    """Load a lazily loaded model now (walks budget and fallback wrappers)."""
-    seen: list[Any] = [provider]
-    while seen:
-        current = seen.pop(0)
-        load = getattr(current, "load", None)
-        if callable(load) and hasattr(current, "loaded"):
-            await load()
-            return True
-        seen.extend(getattr(current, name) for name in ("inner", "primary", "fallback")
-                    if getattr(current, name, None) is not None)
-    return False
-
-
 class Runtime:
     """The product in one object: open it, call the hooks, close it."""
 
@@ -138,20 +141,38 @@ class Runtime:
         start_link: bool = True,
         link_connect: Connect | None = None,
     ) -> None:
-        self.config = config or Config()
-        self.root = Path(root).expanduser().absolute()
-        self.clock: Clock = clock or SystemClock()
-        self.fs: FileSystem = fs or RealFileSystem()
+        self._config = config or Config()
+        self._root = Path(root).expanduser().absolute()
+        self._clock: Clock = clock or SystemClock()
+        self._fs: FileSystem = fs or RealFileSystem()
         self._provider_override = provider
         self._probe = probe
         self._start_worker = start_worker
         self._start_link = start_link
         self._link_connect = link_connect
-        self.link: PhoneLinkService | None = None
-        self.provider_problem: str | None = None
+        self._link: PhoneLinkService | None = None
+        self._provider_problem: str | None = None
         self._state = RuntimeState.UNOPENED
         self._stack: AsyncExitStack | None = None
         self._close_lock = asyncio.Lock()
+
+    # what the host passed in ----------------------------------------------------
+
+    @property
+    def config(self) -> Config:
+        return self._config
+
+    @property
+    def root(self) -> Path:
+        return self._root
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    @property
+    def fs(self) -> FileSystem:
+        return self._fs
 
     # lifecycle ---------------------------------------------------------------
 
@@ -169,89 +190,89 @@ class Runtime:
 
         try:
             return await asyncio.to_thread(
-                build_configured_provider, self.config, self.root, self.clock, self.fs
+                build_configured_provider, self._config, self._root, self._clock, self._fs
             )
         except ProviderConfigError as err:
             if err.key != "model_path":
                 raise
-            self.provider_problem = err.reason
+            self._provider_problem = err.reason
             log.error("model unavailable (%s key=provider.llama.model_path); intake continues, "
                       "work stays pending", err.code)
-            return UnavailableProvider(self.config.provider.kind, err.reason)
+            return UnavailableProvider(self._config.provider.kind, err.reason)
 
     async def open(self) -> Runtime:
         """Wire and open every part; on any failure close what was opened and re-raise."""
         if self._state is not RuntimeState.UNOPENED:
             raise RuntimeStateError(f"a runtime can be opened once (it is {self._state.value})")
-        cfg = self.config
+        cfg = self._config
         # A Config built in code gets the bounds a TOML file gets (off the loop: the
         # zone check reads tz data).
         await asyncio.to_thread(check_bounds, cfg)
         self._state = RuntimeState.OPENING
         try:
             async with AsyncExitStack() as stack:
-                await asyncio.to_thread(prepare_root, self.root)
-                self.ring = EventRing(
+                await asyncio.to_thread(prepare_root, self._root)
+                self._ring = EventRing(
                     cfg.intake.ring_capacity, replay_window=cfg.intake.replay_window
                 )
-                self.store = await MemoryStore.open(
-                    self.root / "memory.sqlite3",
-                    clock=self.clock,
+                self._store = await MemoryStore.open(
+                    self._root / "memory.sqlite3",
+                    clock=self._clock,
                     temporary_ttl=timedelta(days=cfg.memory.temporary_ttl_days),
                     long_term_ttl=timedelta(days=cfg.memory.long_term_ttl_days),
                 )
-                stack.push_async_callback(self.store.close)
-                self.context = await NotificationContext.open(
-                    self.root, self.ring, cursor=StoreMemoryCursor(self.store),
-                    fs=self.fs, clock=self.clock,
+                stack.push_async_callback(self._store.close)
+                self._context = await NotificationContext.open(
+                    self._root, self._ring, cursor=StoreMemoryCursor(self._store),
+                    fs=self._fs, clock=self._clock,
                 )
-                stack.push_async_callback(self.context.close)
+                stack.push_async_callback(self._context.close)
                 provider = self._provider_override
                 if provider is None:
                     provider = await self._build_provider()
-                self.provider: ModelProvider = provider
-                stack.push_async_callback(self.provider.close)
+                self._provider: ModelProvider = provider
+                stack.push_async_callback(self._provider.close)
                 if cfg.provider.llama.preload and "llama" in (cfg.provider.kind,
                                                                cfg.provider.fallback):
-                    await preload_model(self.provider)
-                self.engine = MemoryMergeEngine(
-                    self.provider,
+                    await self._provider.prepare()
+                self._engine = MemoryMergeEngine(
+                    self._provider,
                     max_output_tokens=cfg.provider.max_output_tokens,
                     deadline_s=cfg.provider.deadline_s,
                 )
                 # reading the zone's tz data is file I/O: off the loop
-                self._zone = await asyncio.to_thread(ZoneInfo, self.config.sweep.zone)
+                self._zone = await asyncio.to_thread(ZoneInfo, cfg.sweep.zone)
                 self._wire_processors()
-                self.worker = MemoryWorker(
-                    clock=self.clock, idle_delay=cfg.worker.idle_delay_s,
+                self._worker = MemoryWorker(
+                    clock=self._clock, idle_delay=cfg.worker.idle_delay_s,
                     logger=logging.getLogger("companion_memory.agent.worker"),
                 )
-                for processor in self.processors:
-                    self.worker.register(processor)
-                stack.callback(self.ring.subscribe(self.worker.wake))
+                for processor in self._processors:
+                    self._worker.register(processor)
+                stack.callback(self._ring.subscribe(self._worker.wake))
                 if self._start_worker:
-                    await self.worker.start()
-                    stack.push_async_callback(self.worker.stop)
+                    await self._worker.start()
+                    stack.push_async_callback(self._worker.stop)
                 if self._start_link and cfg.link.kind != "none":
-                    self.link = PhoneLinkService(
-                        cfg.link, self.ring, zone=cfg.sweep.zone, clock=self.clock,
+                    self._link = PhoneLinkService(
+                        cfg.link, self._ring, zone=cfg.sweep.zone, clock=self._clock,
                         connect=self._link_connect,
                     )
-                    await self.link.start()
-                    stack.push_async_callback(self.link.stop)
+                    await self._link.start()
+                    stack.push_async_callback(self._link.stop)
                 self._stack = stack.pop_all()
         except BaseException:
             self._state = RuntimeState.CLOSED
             raise
         self._state = RuntimeState.OPEN
-        log.info("runtime open", extra={"fields": {"provider": self.provider.name}})
+        log.info("runtime open", extra={"fields": {"provider": self._provider.name}})
         return self
 
     def _wire_processors(self) -> None:
-        cfg = self.config
+        cfg = self._config
         s = cfg.storage
-        self.monitor = StorageMonitor(
-            self._probe or StatvfsProbe(str(self.root)),
+        self._monitor = StorageMonitor(
+            self._probe or StatvfsProbe(str(self._root)),
             Thresholds(
                 warning=s.warning_free_mb * MiB,
                 critical=s.critical_free_mb * MiB,
@@ -264,19 +285,19 @@ class Runtime:
             StorageLevel.WARNING: s.warning_retention_days,
             StorageLevel.CRITICAL: s.critical_retention_days,
         }
-        self.monitor.register(NotificationShardCleaner(self.context, self.clock, retention))
-        self.monitor.register(TemporaryMemoryCleaner(self.store))
-        self.monitor.register(ReportsCleaner(self.fs, self.root, self.clock, retention))
-        pause_intake_with_level(self.monitor, self.context)
-        self.recorder = EpisodeRecorder(
-            str(self.root), fs=self.fs, clock=self.clock, max_bytes=cfg.episodes.max_bytes
+        self._monitor.register(NotificationShardCleaner(self._context, self._clock, retention))
+        self._monitor.register(TemporaryMemoryCleaner(self._store))
+        self._monitor.register(ReportsCleaner(self._fs, self._root, self._clock, retention))
+        pause_intake_with_level(self._monitor, self._context)
+        self._recorder = EpisodeRecorder(
+            str(self._root), fs=self._fs, clock=self._clock, max_bytes=cfg.episodes.max_bytes
         )
-        self.episodes = EpisodeProcessor(
-            self.recorder, self.store, self.engine, clock=self.clock,
+        episodes = EpisodeProcessor(
+            self._recorder, self._store, self._engine, clock=self._clock,
             batch_size=cfg.episodes.batch_size, retry_budget=cfg.worker.retry_budget,
         )
-        self.notifications = NotificationProcessor(
-            self.context, self.store, self.engine, clock=self.clock,
+        notifications = NotificationProcessor(
+            self._context, self._store, self._engine, clock=self._clock,
             batch_size=cfg.intake.batch_size, consume_limit=cfg.intake.consume_limit,
             retry_budget=cfg.worker.retry_budget, related_limit=cfg.worker.related_limit,
             zone=self._zone,
@@ -284,17 +305,17 @@ class Runtime:
             else items_per_call(cfg.provider.max_output_tokens),
         )
         sw = cfg.sweep
-        self.sweep = DailySweepProcessor(
-            self.context, self.store, self.engine, clock=self.clock, zone=sw.zone,
+        self._sweep = DailySweepProcessor(
+            self._context, self._store, self._engine, clock=self._clock, zone=sw.zone,
             enabled=sw.enabled, kill_switch=sw.kill_switch,
             max_days_per_run=sw.max_days_per_run, max_candidates=sw.max_candidates,
             max_writes=sw.max_writes,
         )
-        self.processors: list[Processor] = [
-            StorageMaintenanceProcessor(self.monitor),
-            self.episodes,
-            self.notifications,
-            self.sweep,
+        self._processors: list[Processor] = [
+            StorageMaintenanceProcessor(self._monitor),
+            episodes,
+            notifications,
+            self._sweep,
         ]
 
     async def close(self) -> None:
@@ -321,14 +342,16 @@ class Runtime:
     # host hooks ----------------------------------------------------------------
 
     def foreground_started(self) -> None:
-        """The agent began foreground work: cancel the in-flight model call, hold rounds."""
+        """The agent began foreground work: cancel the in-flight model call, hold rounds.
+
+        Prefer `with runtime.foreground():`, which cannot leave the worker held."""
         self._require_open()
-        self.worker.foreground_started()
+        self._worker.foreground_started()
 
     def foreground_ended(self) -> None:
         """Foreground work ended: the idle countdown starts again."""
         self._require_open()
-        self.worker.foreground_ended()
+        self._worker.foreground_ended()
 
     @contextmanager
     def foreground(self) -> Iterator[None]:
@@ -341,11 +364,17 @@ class Runtime:
             if self._state is RuntimeState.OPEN:
                 self.foreground_ended()
 
+    @property
+    def in_foreground(self) -> bool:
+        """Whether foreground work holds memory work now."""
+        self._require_open()
+        return self._worker.in_foreground
+
     async def record_episode(self, episode: dict[str, Any]) -> RecordResult:
         """Record a completed agent task (an Episode) and wake the worker."""
         self._require_open()
-        result = await self.recorder.record(episode)
-        self.worker.wake()
+        result = await self._recorder.record(episode)
+        self._worker.wake()
         return result
 
     async def recall_memory(
@@ -353,7 +382,7 @@ class Runtime:
     ) -> list[RecallHit]:
         """Temporary and Long-Term memories matching `query` (never waits for the worker)."""
         self._require_open()
-        return await self.store.recall(query, limit=limit, tiers=tiers)
+        return await self._store.recall(query, limit=limit, tiers=tiers)
 
     async def save_memory(
         self, text: str, *, kind: Kind = Kind.FACT,
@@ -364,27 +393,61 @@ class Runtime:
     ) -> SaveResult:
         """The agent's explicit save (store-owned duplicate detection)."""
         self._require_open()
-        return await self.store.save_memory(
+        return await self._store.save_memory(
             text, kind=kind, sources=sources, tier=tier, authority=authority, subject=subject
         )
 
     async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
         """Tombstone a memory as the owner's rejection."""
         self._require_open()
-        return await self.store.forget(memory_id, reason)
+        return await self._store.forget(memory_id, reason)
 
-    # the simulated phone link ------------------------------------------------
+    async def read_memory(self, memory_id: str) -> MemoryRecord:
+        """One memory by id, whatever its status (raises `MemoryNotFoundError`)."""
+        self._require_open()
+        record = await self._store.get(memory_id)
+        if record is None:
+            raise MemoryNotFoundError(memory_id)
+        return record
+
+    async def list_memories(
+        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000
+    ) -> list[MemoryRecord]:
+        """Memories, newest first: live ones, or every one with `include_inactive`."""
+        self._require_open()
+        return await self._store.list_records(
+            tier=tier, include_inactive=include_inactive, limit=limit
+        )
+
+    async def export(self) -> list[dict[str, Any]]:
+        """Every live memory and tombstone as JSON-ready dicts (one per JSON Lines line)."""
+        self._require_open()
+        return await self._store.export()
+
+    # the phone link ------------------------------------------------------------
+
+    @property
+    def ring(self) -> EventRing:
+        """The intake a phone link session publishes into (a host running its own
+        ANCS or Android session hands it this); `publish` is the one-event form."""
+        self._require_open()
+        return self._ring
+
+    def link_status(self) -> dict[str, Any]:
+        """The phone link's state (kind, connected, backing off, last error code,
+        sessions); `{"kind": "none"}` when no link runs. Readable after `close()`."""
+        return self._link.status() if self._link is not None else {"kind": "none"}
 
     def publish(self, event: NotificationEvent) -> int | None:
         """Put one event into the ring as a phone link would (sync, never blocks)."""
         self._require_open()
-        limit = self.config.intake.body_limit_bytes
+        limit = self._config.intake.body_limit_bytes
         raw = event.body.encode("utf-8")
         if len(raw) > limit:
             event = replace(
                 event, body=raw[:limit].decode("utf-8", errors="ignore"), truncated=True
             )
-        return self.ring.publish(event)
+        return self._ring.publish(event)
 
     async def feed(self, events: Iterable[NotificationEvent]) -> FeedTotals:
         """Publish `events` and persist them (consume) in ring-sized chunks, as BLE would.
@@ -394,17 +457,18 @@ class Runtime:
         is taken in and the totals say `refused` with the level. Events the log
         already holds are counted as duplicates and never stored again."""
         self._require_open()
-        if self.monitor.last_report is None:
-            await self.monitor.check()
+        if self._monitor.last_report is None:
+            await self._monitor.check()
         totals = FeedTotals()
-        if not self.monitor.intake_allowed:
+        if not self._monitor.intake_allowed:
             totals.paused = True
             totals.refused = (
-                "unknown (free space cannot be read)" if self.monitor.degraded
-                else self.monitor.level.label
+                "unknown (free space cannot be read)" if self._monitor.degraded
+                else self._monitor.level.label
             )
             return totals
-        chunk = max(1, min(self.config.intake.consume_limit, self.config.intake.ring_capacity))
+        intake = self._config.intake
+        chunk = max(1, min(intake.consume_limit, intake.ring_capacity))
         pending = 0
         for event in events:
             seq = self.publish(event)
@@ -421,7 +485,7 @@ class Runtime:
 
     async def _drain(self, totals: FeedTotals) -> None:
         while True:
-            result: ConsumeResult = await self.context.consume(self.config.intake.consume_limit)
+            result: ConsumeResult = await self._context.consume(self._config.intake.consume_limit)
             totals.persisted += result.persisted
             totals.lost += result.lost
             totals.duplicates += result.duplicates
@@ -431,33 +495,143 @@ class Runtime:
             if result.persisted == 0 and result.lost == 0:
                 return
 
-    # rounds and status ---------------------------------------------------------
+    async def notifications_between(
+        self, start: datetime, end: datetime, *, limit: int = 1000
+    ) -> list[NotificationRecord]:
+        """Persisted notifications already processed into memory, received in
+        [start, end), oldest first (the source history the sweep reads)."""
+        self._require_open()
+        return await self._context.read_processed_between(start, end, limit)
+
+    async def pending_count(self) -> int:
+        """Persisted notifications not yet processed into memory."""
+        self._require_open()
+        return await self._context.pending_count()
+
+    async def gaps(self) -> list[Gap]:
+        """Every recorded gap in notification intake, oldest first (no content)."""
+        self._require_open()
+        return await self._context.gaps()
+
+    # rounds, storage, sweep and status -------------------------------------------
 
     async def run_once(self, *, max_batches: int = 10_000) -> RoundReport:
         """One idle window now: every processor until no backlog remains."""
         self._require_open()
-        return await self.worker.run_once(max_batches=max_batches)
+        return await self._worker.run_once(max_batches=max_batches)
 
-    async def status(self) -> dict[str, Any]:
+    @property
+    def rounds(self) -> int:
+        """How many rounds (idle windows) have ended since open."""
+        self._require_open()
+        return self._worker.rounds
+
+    @property
+    def last_round(self) -> RoundReport | None:
+        """The report of the latest round, None before the first."""
+        self._require_open()
+        return self._worker.last_report
+
+    async def wait_round(self, after: int | None = None) -> RoundReport | None:
+        """Wait until a round ends after the `after`-th one (default: the rounds ended
+        so far) and return its report; None when the worker stopped first. Take
+        `after = runtime.rounds` before waking the worker so no round is missed."""
+        self._require_open()
+        seen = self._worker.rounds if after is None else after
+        report = await self._worker.wait_rounds(seen + 1)
+        return report if self._worker.rounds > seen else None
+
+    async def stop_worker(self) -> None:
+        """Stop memory work now (an in-flight model call is cancelled, nothing from it
+        commits); recall, save and intake keep working until `close()`."""
+        self._require_open()
+        await self._worker.stop()
+
+    async def check_storage(self) -> StorageLevel:
+        """Read free space now, apply the level (pausing intake when low), return it."""
+        self._require_open()
+        await self._monitor.check()
+        return self._monitor.level
+
+    @property
+    def storage_checked(self) -> bool:
+        """Whether free space has been read since open."""
+        self._require_open()
+        return self._monitor.last_report is not None
+
+    async def sweep_status(self) -> dict[str, Any]:
+        """The daily sweep's zone, switches, last window and pending days."""
+        self._require_open()
+        return dict(await self._sweep.status())
+
+    async def sweep_reconcile(self) -> dict[str, Any]:
+        """Accept a change of the sweep's zone (an explicit operator action)."""
+        self._require_open()
+        return dict(await self._sweep.reconcile())
+
+    async def status(self) -> RuntimeStatus:
         """Counts, cursors, level, gaps, budgets and the last round (no content)."""
         self._require_open()
-        gaps = await self.context.gaps()
-        last = self.worker.last_report
         from companion_memory.agent.model.factory import describe
+
+        gaps = await self._context.gaps()
+        return RuntimeStatus(
+            root=str(self._root),
+            level=self._monitor.level,
+            storage=self._monitor.status(),
+            link=self.link_status(),
+            notifications=await self._context.status(),
+            pending=await self._context.pending_count(),
+            gap_count=len(gaps),
+            recent_gaps=tuple(gaps[-5:]),
+            memory=await self._store.stats(),
+            worker=self._worker.status(),
+            provider=describe(self._provider),
+            provider_problem=self._provider_problem,
+            sweep=await self._sweep.status(),
+            last_round=self._worker.last_report,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeStatus:
+    """What `Runtime.status()` returns: every figure a host or `status` shows, no content.
+
+    The typed fields are the ones a host acts on (level, pending, gaps, the last
+    round, a provider problem); the per-part tables are plain data, as `to_dict()`
+    writes them into `daemon/status.json`."""
+
+    root: str
+    level: StorageLevel
+    storage: Mapping[str, Any]
+    link: Mapping[str, Any]
+    notifications: Mapping[str, Any]
+    pending: int
+    gap_count: int
+    recent_gaps: tuple[Gap, ...]
+    memory: Mapping[str, int]
+    worker: Mapping[str, Any]
+    provider: Mapping[str, Any]
+    provider_problem: str | None
+    """Why the configured model cannot be used (work stays pending), or None."""
+    sweep: Mapping[str, Any]
+    last_round: RoundReport | None
+
+    def to_dict(self) -> dict[str, Any]:
         return {
-            "root": str(self.root),
-            "storage": self.monitor.status(),
-            "link": self.link.status() if self.link is not None else {"kind": "none"},
-            "notifications": await self.context.status(),
-            "pending": await self.context.pending_count(),
-            "gaps": {"count": len(gaps), "recent": [g.to_dict() for g in gaps[-5:]]},
-            "memory": await self.store.stats(),
-            "worker": self.worker.status(),
-            "provider": {**describe(self.provider),
+            "root": self.root,
+            "storage": dict(self.storage),
+            "link": dict(self.link),
+            "notifications": dict(self.notifications),
+            "pending": self.pending,
+            "gaps": {"count": self.gap_count, "recent": [g.to_dict() for g in self.recent_gaps]},
+            "memory": dict(self.memory),
+            "worker": dict(self.worker),
+            "provider": {**self.provider,
                          **({"unavailable": self.provider_problem}
                             if self.provider_problem else {})},
-            "sweep": await self.sweep.status(),
-            "last_round": last.to_dict() if last is not None else None,
+            "sweep": dict(self.sweep),
+            "last_round": self.last_round.to_dict() if self.last_round is not None else None,
         }
 
 

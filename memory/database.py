@@ -21,9 +21,10 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion_memory.core.errors import StorageFailureError
 from companion_memory.memory.errors import DatabaseRefusedError
 from companion_memory.memory.migrations import Migration, all_migrations
-from companion_memory.memory.records import MemoryError_
+from companion_memory.memory.records import MemoryStoreError
 from companion_memory.memory.rejections import register as register_rejections
 from companion_memory.memory.schema import APPLICATION_ID, MIGRATIONS_TABLE
 from companion_memory.memory.search_text import register as register_search_text
@@ -35,7 +36,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 _SIDE_FILES = ("", "-wal", "-shm", "-journal")
 
 
-class StoreDiskFullError(MemoryError_):
+class StoreDiskFullError(MemoryStoreError, StorageFailureError):
     """SQLite could not write because the disk (or its quota) is full.
 
     Nothing is corrupt: the transaction rolled back and the file is as it was;

@@ -41,7 +41,7 @@ from typing import Any
 
 import orjson
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import StateError
 from companion_memory.memory.migrations import Migration
 
 MIGRATIONS: list[Migration] = [
@@ -79,7 +79,7 @@ class EpisodeState(StrEnum):
     IGNORED = "ignored"
 
 
-class LedgerStateError(CompanionMemoryError):
+class LedgerStateError(StateError):
     """A transition was asked of a row that is not in a state that allows it."""
 
     code = "ledger_state_conflict"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from companion_memory.memory.records import MemoryError_
+from companion_memory.core.errors import ConflictError, InvalidInputError, StateError
+from companion_memory.memory.records import MemoryStoreError
 
 
-class DatabaseRefusedError(MemoryError_):
+class DatabaseRefusedError(MemoryStoreError, InvalidInputError):
     """The file is not a companion-memory database, or was written by a newer version.
 
     The file is left exactly as it was found.
@@ -19,7 +20,7 @@ class DatabaseRefusedError(MemoryError_):
         super().__init__(f"refusing to open {path}: {why}; the file was not modified")
 
 
-class MemoryInactiveError(MemoryError_):
+class MemoryInactiveError(MemoryStoreError, StateError):
     """An intent named a record that is deleted, superseded or expired."""
 
     code = "memory_inactive"
@@ -33,7 +34,7 @@ class MemoryInactiveError(MemoryError_):
         )
 
 
-class EmptyQueryError(MemoryError_):
+class EmptyQueryError(MemoryStoreError, InvalidInputError):
     """A recall query had no searchable words (empty, punctuation or stopwords only)."""
 
     code = "empty_query"
@@ -45,7 +46,7 @@ class EmptyQueryError(MemoryError_):
         )
 
 
-class StoreClosedError(MemoryError_):
+class StoreClosedError(MemoryStoreError, StateError):
     """The store was used before `open()` finished or after `close()`."""
 
     code = "store_closed"
@@ -54,7 +55,7 @@ class StoreClosedError(MemoryError_):
         super().__init__("the memory store is closed; open it with MemoryStore.open(path)")
 
 
-class StoreBusyError(MemoryError_):
+class StoreBusyError(MemoryStoreError, ConflictError):
     """Another writer held the database past the busy timeout."""
 
     code = "store_busy"

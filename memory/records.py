@@ -11,7 +11,12 @@ from datetime import datetime
 from enum import IntEnum, StrEnum
 from typing import Any
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import (
+    CompanionMemoryError,
+    ConflictError,
+    InvalidInputError,
+    NotFoundError,
+)
 from companion_memory.memory.secrets import find_secret
 
 DETAIL_LIMIT_BYTES = 8192
@@ -106,13 +111,13 @@ class SourceRef:
             ) from None
 
 
-class MemoryError_(CompanionMemoryError):
+class MemoryStoreError(CompanionMemoryError):
     """Base of memory-store errors."""
 
     code = "memory_error"
 
 
-class InvalidMemoryError(MemoryError_):
+class InvalidMemoryError(MemoryStoreError, InvalidInputError):
     """A record or intent failed validation; `field` names what was wrong."""
 
     code = "invalid_memory"
@@ -122,7 +127,7 @@ class InvalidMemoryError(MemoryError_):
         super().__init__(f"{field_name}: {reason}")
 
 
-class MemoryNotFoundError(MemoryError_):
+class MemoryNotFoundError(MemoryStoreError, NotFoundError):
     code = "memory_not_found"
 
     def __init__(self, memory_id: str) -> None:
@@ -130,7 +135,7 @@ class MemoryNotFoundError(MemoryError_):
         super().__init__(f"memory {memory_id} does not exist")
 
 
-class RevisionConflictError(MemoryError_):
+class RevisionConflictError(MemoryStoreError, ConflictError):
     """Compare-and-set failed: the record changed since the caller read it."""
 
     code = "revision_conflict"
@@ -144,19 +149,19 @@ class RevisionConflictError(MemoryError_):
         )
 
 
-class AuthorityError(MemoryError_):
+class AuthorityError(MemoryStoreError, InvalidInputError):
     """A lower-authority intent tried to amend a higher-authority record."""
 
     code = "authority_too_low"
 
 
-class RejectedContentError(MemoryError_):
+class RejectedContentError(MemoryStoreError, InvalidInputError):
     """The owner rejected a memory with this text before; it is not written again."""
 
     code = "rejected_by_owner"
 
 
-class SecretInStatementError(MemoryError_):
+class SecretInStatementError(MemoryStoreError, InvalidInputError):
     """A memory's text, subject or search detail holds a secret (a one-time code, a
     password, a card number, an IBAN, a key): the store never keeps one. `field` names
     the part, `kind` the kind of secret; neither the message nor the error carries the
@@ -182,7 +187,7 @@ def refuse_secrets(**fields: str | None) -> None:
                 raise SecretInStatementError(name, kind)
 
 
-class CursorConflictError(MemoryError_):
+class CursorConflictError(MemoryStoreError, ConflictError):
     """A cursor advance did not start where the stored cursor is."""
 
     code = "cursor_conflict"

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import ConflictError, StateError
 from companion_memory.memory.migrations import Migration
 
 MIGRATIONS: list[Migration] = [
@@ -82,16 +82,17 @@ MIGRATIONS: list[Migration] = [
 ]
 
 
-class SweepLedgerError(CompanionMemoryError):
+class SweepLedgerError(StateError):
     """The sweep ledger refused a change that does not follow its protocol."""
 
     code = "sweep_ledger_error"
 
 
-class SweepCursorConflictError(SweepLedgerError):
+class SweepCursorConflictError(SweepLedgerError, ConflictError):
     """The cursor moved since the caller read it; nothing was written."""
 
     code = "sweep_cursor_conflict"
+    category = "conflict"  # a ledger error, but what happened is a conflict: reread
 
 
 def digest_text(text: str) -> str:

@@ -7,11 +7,11 @@ from typing import Any
 
 import orjson
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError
 from companion_memory.storage.fs import FileSystem
 
 
-class CorruptStateError(CompanionMemoryError):
+class CorruptStateError(InvalidInputError):
     """A state file exists but does not hold the JSON object we wrote."""
 
     code = "corrupt_state"

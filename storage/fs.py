@@ -14,10 +14,10 @@ import os
 import stat
 from typing import Protocol, runtime_checkable
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError, StorageFailureError
 
 
-class StorageIOError(CompanionMemoryError):
+class StorageIOError(StorageFailureError):
     """A durable write, sync or read failed (disk full, EIO, permission).
 
     `errno` is the operating system's error number when there was one. After an
@@ -36,13 +36,20 @@ class StorageIOError(CompanionMemoryError):
         super().__init__(f"{operation} {path}: {detail}")
 
 
-class NotRegularFileError(StorageIOError):
+class NotRegularFileError(StorageIOError, InvalidInputError):
     """A path we would open is a symbolic link, a directory or another special file.
 
     Nothing is ever read or written through such an entry: a link planted under the
     root could otherwise make a repair truncate a file elsewhere. `kind` says what
     was found ("symlink", "dir" or "other").
+
+    It is a `StorageIOError`, so code that handles a failed file operation handles it
+    too; its category is `invalid_input` (the one error with two category bases that
+    picks one): the root holds something the operator must move away, and the
+    command line exits 2 for it.
     """
+
+    category = "invalid_input"
 
     def __init__(self, operation: str, path: str, kind: str) -> None:
         self.kind = kind

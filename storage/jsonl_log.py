@@ -45,7 +45,7 @@ from typing import Any
 
 import orjson
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError, StateError, StorageFailureError
 from companion_memory.storage.atomic import ensure_dir
 from companion_memory.storage.fs import FileSystem, NotRegularFileError
 
@@ -57,7 +57,7 @@ _CRC_MARK = b',"crc":'
 _CONTEXT_ID = re.compile(rb'"context_id":(\d{1,18})[,}]')
 
 
-class CorruptLogError(CompanionMemoryError):
+class CorruptLogError(StorageFailureError):
     """A log line in the middle of the log is not a complete record passing its crc.
 
     Such a line is never dropped silently: it stays on disk, recovery lists it and
@@ -75,13 +75,13 @@ class CorruptLogError(CompanionMemoryError):
         )
 
 
-class LogOrderError(CompanionMemoryError):
+class LogOrderError(InvalidInputError):
     """An append did not continue the log's context ids (increasing; +1 within a batch)."""
 
     code = "log_order"
 
 
-class LogNeedsRecoveryError(CompanionMemoryError):
+class LogNeedsRecoveryError(StateError):
     """An earlier append failed; call `recover()` before appending or reading."""
 
     code = "log_needs_recovery"

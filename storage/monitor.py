@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Protocol, runtime_checkable
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 
 log = logging.getLogger("companion_memory.storage.monitor")
 
@@ -39,7 +39,7 @@ class StorageLevel(IntEnum):
         return self.name.lower()
 
 
-class ThresholdError(CompanionMemoryError):
+class ThresholdError(InvalidInputError):
     code = "invalid_storage_thresholds"
 
 

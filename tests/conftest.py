@@ -1,14 +1,31 @@
-"""Shared fixtures: a blocking call on the event loop fails the test."""
+"""Shared fixtures: a blocking call on the event loop fails the test; the session runs
+only against this checkout's code."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from blockbuster import BlockBuster, blockbuster_ctx
 
 from tests.native_guard import ChildOutcome, crash_message, probe_argv, run_child
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Refuse to test another checkout: an editable install made from a different clone
+    would make every test (and every command the tests run) exercise that clone."""
+    import companion_memory.device as device_pkg
+
+    where = Path(device_pkg.__file__).resolve().parent
+    if not where.is_relative_to(REPO):
+        pytest.exit(
+            f"companion_memory is imported from {where}, not from this checkout ({REPO}); "
+            "run `make install` (pip install -e .) here first", returncode=4,
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -57,7 +57,7 @@ from typing import Any
 import orjson
 
 from companion_memory.ble.events import InvalidEventError, format_rfc3339, parse_event_time
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError
 
 EPISODE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 EVIDENCE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")
@@ -74,7 +74,7 @@ _TOP_FIELDS = frozenset(
 )
 
 
-class EpisodeError(CompanionMemoryError):
+class EpisodeError(InvalidInputError):
     """An episode was rejected; `code` names the rule (see the module docstring).
 
     Codes: invalid_json, not_an_object, too_large, missing_id, invalid_id,

@@ -58,7 +58,7 @@ from companion_memory.core.clock import Clock
 from companion_memory.memory import episode_ledger as ledger
 from companion_memory.memory.episode_ledger import EpisodeState
 from companion_memory.memory.intents import apply_intents
-from companion_memory.memory.records import MemoryError_, MemoryRecord, Tier
+from companion_memory.memory.records import MemoryRecord, MemoryStoreError, Tier
 from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
 from companion_memory.storage.fs import StorageIOError
@@ -355,7 +355,7 @@ class EpisodeProcessor:
             try:
                 result = apply_intents(conn, intents, now=now, temporary_ttl=temporary_ttl,
                                        long_term_ttl=long_term_ttl)
-            except MemoryError_ as err:
+            except MemoryStoreError as err:
                 conn.execute("ROLLBACK TO episode_apply")
                 conn.execute("RELEASE episode_apply")
                 report.rejected[err.code] += 1

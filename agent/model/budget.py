@@ -216,6 +216,9 @@ class BudgetedProvider:
             "refused": usage.refused,
         }
 
+    async def prepare(self) -> None:
+        await self.inner.prepare()
+
     async def close(self) -> None:
         await self.inner.close()
 

@@ -46,5 +46,8 @@ class DeterministicProvider:
             elapsed_s=time.perf_counter() - started,
         )
 
+    async def prepare(self) -> None:
+        return None
+
     async def close(self) -> None:
         return None

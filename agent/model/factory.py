@@ -58,6 +58,11 @@ class FallbackProvider:
             self.last_fallback_reason = err.code
         return await self.fallback.complete(request)
 
+    async def prepare(self) -> None:
+        """Prepare the primary; the fallback too, so a switch to it is fast as well."""
+        await self.primary.prepare()
+        await self.fallback.prepare()
+
     async def close(self) -> None:
         try:
             await self.primary.close()

@@ -168,6 +168,10 @@ class LlamaCppProvider:
         """
         await self._on_thread(self._load_sync)
 
+    async def prepare(self) -> None:
+        """The protocol's load step: `load()`."""
+        await self.load()
+
     async def generate(
         self,
         messages: tuple[Message, ...],

@@ -247,6 +247,10 @@ class OpenAICompatibleProvider:
             "completion_tokens": self.completion_tokens,
         }
 
+    async def prepare(self) -> None:
+        """Nothing to load: the server holds the model."""
+        return None
+
     async def close(self) -> None:
         """Close the HTTP client; idempotent."""
         self._closed = True

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import UnavailableError
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ class ModelResponse:
     elapsed_s: float = 0.0
 
 
-class ModelError(CompanionMemoryError):
+class ModelError(UnavailableError):
     """The model call did not produce a completion. The batch stays pending."""
 
     code = "model_error"
@@ -85,6 +85,11 @@ class ModelProvider(Protocol):
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         """Run one completion. Raises `ModelError` subclasses; cancellable."""
+        ...
+
+    async def prepare(self) -> None:
+        """Make the first call fast: load a model file now (a no-op for a provider with
+        nothing to load). Raises `ModelUnavailableError` when the model cannot load."""
         ...
 
     async def close(self) -> None: ...

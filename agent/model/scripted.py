@@ -66,5 +66,8 @@ class ScriptedProvider:
             provider=self.name,
         )
 
+    async def prepare(self) -> None:
+        return None
+
     async def close(self) -> None:
         return None

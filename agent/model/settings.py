@@ -13,13 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError
 
 PROVIDER_KINDS = ("deterministic", "llama", "openai")
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 
 
-class ProviderConfigError(CompanionMemoryError):
+class ProviderConfigError(InvalidInputError):
     """A provider setting is invalid. `key` names it; the message says what is allowed."""
 
     code = "provider_config_invalid"

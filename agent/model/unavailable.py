@@ -25,5 +25,8 @@ class UnavailableProvider:
             "the pending work will be processed"
         )
 
+    async def prepare(self) -> None:
+        return None
+
     async def close(self) -> None:
         return None

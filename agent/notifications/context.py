@@ -69,7 +69,7 @@ from companion_memory.agent.notifications.context_types import (
 from companion_memory.ble.events import NotificationEvent, format_rfc3339, parse_rfc3339
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import StateError
 from companion_memory.memory.records import MemoryIntent
 from companion_memory.storage.fs import (
     FileSystem,
@@ -88,11 +88,11 @@ RECENT_MAX = 1000
 _HOLE_KINDS = ("corrupt_record", "cursor_ahead", "torn_tail", "unused_ids")
 
 
-class ContextClosedError(CompanionMemoryError):
+class ContextClosedError(StateError):
     code = "context_closed"
 
 
-class ContextReadOnlyError(CompanionMemoryError):
+class ContextReadOnlyError(StateError):
     """A changing call on a context opened read-only."""
 
     code = "context_read_only"

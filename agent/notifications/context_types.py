@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from companion_memory.ble.events import EventKind, NotificationEvent, format_rfc3339, parse_rfc3339
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError, StateError
 
 GAP_KINDS = (
     "ring_overflow",
@@ -46,14 +46,14 @@ def line_fingerprint(line: dict[str, Any]) -> bytes:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
-class BatchNotContiguousError(CompanionMemoryError):
+class BatchNotContiguousError(InvalidInputError):
     """A batch given to commit/skip does not start right after the memory cursor
     or is not the consecutive run of records read from the log; nothing changed."""
 
     code = "batch_not_contiguous"
 
 
-class IntentsNeedStoreError(CompanionMemoryError):
+class IntentsNeedStoreError(StateError):
     """The state-file memory cursor cannot commit memory intents atomically."""
 
     code = "intents_need_store"

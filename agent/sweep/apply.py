@@ -28,9 +28,9 @@ from companion_memory.memory import (
     Authority,
     IntentOp,
     Kind,
-    MemoryError_,
     MemoryIntent,
     MemoryRecord,
+    MemoryStoreError,
     SourceRef,
     Status,
     Tier,
@@ -170,7 +170,7 @@ def write_candidate(
                 conn, intents, now=ctx.now, temporary_ttl=ctx.temporary_ttl,
                 long_term_ttl=ctx.long_term_ttl,
             )
-        except MemoryError_ as err:
+        except MemoryStoreError as err:
             conn.execute("ROLLBACK TO sweep_candidate")
             outcome = err.code
         else:

@@ -53,7 +53,7 @@ from companion_memory.agent.sweep.proposals import (
 from companion_memory.agent.sweep.state import SweepStateMixin, zone_mismatch
 from companion_memory.agent.sweep.windows import Window, completed_days, day_window, load_zone
 from companion_memory.core.clock import Clock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError
 from companion_memory.memory import sweep_ledger as ledger
 from companion_memory.memory.store import MemoryStore
 
@@ -71,7 +71,7 @@ class SweepEngine(Protocol):
     ) -> Any: ...
 
 
-class SweepConfigError(CompanionMemoryError):
+class SweepConfigError(InvalidInputError):
     code = "invalid_sweep_config"
 
 

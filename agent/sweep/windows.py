@@ -20,10 +20,10 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import InvalidInputError
 
 
-class SweepZoneError(CompanionMemoryError):
+class SweepZoneError(InvalidInputError):
     """The configured zone is not an IANA zone name known to this system."""
 
     code = "invalid_timezone"

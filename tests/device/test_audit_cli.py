@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from companion_memory.device.logs import JsonFormatter
-from tests.device.test_cli import as_json, cli, event
+from tests.device.helpers import as_json, cli, event
 
 
 @pytest.mark.parametrize("args", [

@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from tests.device.test_cli import EPISODE, as_json, cli, event
+from tests.device.helpers import EPISODE, as_json, cli, event
 
 EDGE_TIMES = [
     "9999-12-31T23:00:00-05:00",  # year 10000 in UTC

@@ -7,7 +7,9 @@ import asyncio
 import errno
 import os
 import signal
+import sqlite3
 import subprocess
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,11 +23,11 @@ from companion_memory.device import Runtime, parse_config
 from companion_memory.device.daemon import _watch_rounds
 from companion_memory.storage.fs import RealFileSystem, StorageIOError
 from companion_memory.storage.monitor import FakeDiskProbe
-from tests.device.test_cli import CLI, as_json, cli, event
+from tests.device.helpers import CLI, as_json, cli, event
 
 
 def start(root: Path, config: Path) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([CLI, "--root", str(root), "--config", str(config), "run"],
+    proc = subprocess.Popen([*CLI, "--root", str(root), "--config", str(config), "run"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     status = root / "daemon" / "status.json"
     deadline = time.monotonic() + 60
@@ -102,23 +104,45 @@ def test_daemon_lock_status_stop_and_sigint(tmp_path: Path) -> None:
     assert as_json(cli("status", "--json", root=root))["running"] is False
 
 
+def _memory_cursor(root: Path) -> int:
+    """How far the daemon has processed, read from its database (read-only)."""
+    db = root / "memory.sqlite3"
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    try:
+        row = conn.execute(
+            "SELECT value FROM memory_cursors WHERE name = 'notifications'").fetchone()
+    except sqlite3.OperationalError:  # tables not created yet
+        return 0
+    finally:
+        conn.close()
+    return int(row[0]) if row else 0
+
+
 @pytest.mark.crash
 def test_sigkill_mid_round_recovers_on_next_start(tmp_path: Path) -> None:
     root = tmp_path / "root"
     config = tmp_path / "c.toml"
     config.write_text("[worker]\nidle_delay_s = 0.05\n")
     feed = tmp_path / "f.jsonl"
+    total = 2000
     feed.write_bytes(b"\n".join(
         event(f"k{i}", f"Meeting {i} with the team about release {i % 7} in room {i % 5}",
-              at=f"2026-03-12T{8 + i // 60:02d}:{i % 60:02d}:00Z")
-        for i in range(400)))
+              at=f"2026-03-{12 + i // 1440:02d}T{i // 60 % 24:02d}:{i % 60:02d}:00Z")
+        for i in range(total)))
     assert cli("feed", str(feed), root=root).returncode == 0
     proc = start(root, config)
-    time.sleep(0.4)  # the first idle window is under way
+    deadline = time.monotonic() + 60
+    while _memory_cursor(root) == 0 and time.monotonic() < deadline:
+        time.sleep(0.005)  # polling another process's progress, not waiting on a guess
     os.kill(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=30)
+    at_kill = _memory_cursor(root)
+    assert 0 < at_kill < total, f"the kill did not land mid-round (cursor {at_kill})"
     killed = as_json(cli("status", "--json", root=root))
-    assert killed["running"] is False and killed["state"] in ("killed", "running")
+    # The lock died with the process, but its status file still says "running".
+    assert killed["running"] is False and killed["state"] == "killed"
     # The next start recovers from disk: everything processed once, nothing duplicated.
     report = as_json(cli("once", "--json", root=root))
     notes = next(p for p in report["processors"] if p["processor"] == "notifications")
@@ -146,11 +170,14 @@ class _StatusDiskFull(RealFileSystem):
     def __init__(self) -> None:
         self.full = True
         self.refused = 0
+        self.was_refused = threading.Event()
+        self.status_written = threading.Event()
 
     def _check(self, op: str, path: str) -> None:
         parts = Path(path).parts
         if self.full and ("daemon" in parts or "reports" in parts):
             self.refused += 1
+            self.was_refused.set()
             raise StorageIOError(op, path, OSError(errno.ENOSPC, "No space left on device"))
 
     def append(self, path: str, data: bytes) -> None:
@@ -160,6 +187,11 @@ class _StatusDiskFull(RealFileSystem):
     def write_file(self, path: str, data: bytes) -> None:
         self._check("write", path)
         super().write_file(path, data)
+
+    def replace(self, src: str, dst: str) -> None:
+        super().replace(src, dst)
+        if Path(dst).name == "status.json":
+            self.status_written.set()
 
 
 async def test_round_watcher_survives_a_status_write_failure(tmp_path: Path) -> None:
@@ -173,24 +205,15 @@ async def test_round_watcher_survives_a_status_write_failure(tmp_path: Path) -> 
         await runtime.feed([NotificationEvent.create(
             kind="added", key="k1", app_id="net.whatsapp.WhatsApp", title="Anna",
             body="Dinner on Saturday at 7?", posted_at=clock.now())])
-        rounds = runtime.worker.rounds
+        rounds = runtime.rounds
         await clock.advance(61)
-        await asyncio.wait_for(runtime.worker.wait_rounds(rounds + 1), 30)
-        for _ in range(200):  # let the watcher try (and fail) to write the round
-            if fs.refused or watcher.done():
-                break
-            await asyncio.sleep(0.01)
-        assert fs.refused > 0
-        await asyncio.sleep(0.1)
-        assert not watcher.done(), watcher.exception() if watcher.done() else None
-        fs.full = False  # space is back: the next round is published again
+        await asyncio.wait_for(runtime.wait_round(after=rounds), 30)
+        # The watcher tries to write that round's report and status, and fails.
+        assert await asyncio.to_thread(fs.was_refused.wait, 30)
+        fs.full = False  # space is back: the watcher, still running, publishes the next round
         await clock.advance(61)
-        await asyncio.wait_for(runtime.worker.wait_rounds(rounds + 2), 30)
-        status = tmp_path / "root" / "daemon" / "status.json"
-        for _ in range(500):
-            if await asyncio.to_thread(status.exists):
-                break
-            await asyncio.sleep(0.01)
-        assert await asyncio.to_thread(status.exists)
+        await asyncio.wait_for(runtime.wait_round(after=rounds + 1), 30)
+        assert await asyncio.to_thread(fs.status_written.wait, 30), watcher
+        assert not watcher.done()
         stop.set()
         await asyncio.wait_for(watcher, 30)

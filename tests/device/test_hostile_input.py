@@ -27,7 +27,7 @@ from companion_memory.device.daemon import serve
 from companion_memory.device.errors import ConfigError
 from companion_memory.device.root import MARKER
 from companion_memory.device.runtime import scenario_fallbacks
-from tests.device.test_cli import CLI, as_json, cli, event
+from tests.device.helpers import CLI, as_json, cli, event
 from tests.device.test_daemon import start, wait_exit
 
 RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -263,7 +263,7 @@ def test_concurrent_once_runs_name_a_real_holder(tmp_path: Path) -> None:
     root = tmp_path / "root"
     assert cli("once", root=root).returncode == 0
     environ = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_MEMORY")}
-    procs = [subprocess.Popen([CLI, "--root", str(root), "once"], stdout=subprocess.DEVNULL,
+    procs = [subprocess.Popen([*CLI, "--root", str(root), "once"], stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True, env=environ)
              for _ in range(10)]
     outcomes = [(p.wait(timeout=120), p.communicate()[1]) for p in procs]
@@ -285,7 +285,7 @@ def test_deleting_the_lock_file_does_not_let_a_second_daemon_in(tmp_path: Path) 
     try:
         (root / "daemon.lock").unlink()
         environ = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_MEMORY")}
-        second = subprocess.Popen([CLI, "--root", str(root), "--config", str(config), "run"],
+        second = subprocess.Popen([*CLI, "--root", str(root), "--config", str(config), "run"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                   text=True, env=environ)
         code = second.wait(timeout=60)
@@ -329,6 +329,9 @@ class _SecondCallHangs:
             await asyncio.Event().wait()
         return await self._inner.complete(request)
 
+    async def prepare(self) -> None:
+        await self._inner.prepare()
+
     async def close(self) -> None:
         await self._inner.close()
 
@@ -366,7 +369,7 @@ def test_feed_is_streamed_in_bounded_batches(tmp_path: Path) -> None:
     whole before anything is stored."""
     root = tmp_path / "root"
     environ = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_MEMORY")}
-    proc = subprocess.Popen([CLI, "--root", str(root), "feed", "-", "--json"],
+    proc = subprocess.Popen([*CLI, "--root", str(root), "feed", "-", "--json"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=environ)
     assert proc.stdin is not None

@@ -94,8 +94,8 @@ async def test_runtime_serves_an_iphone_and_reconnects_without_duplicates(
         link.send_source(packet)
         await wait_for(lambda: runtime.ring.statistics().published == 1)
         status = await runtime.status()
-        assert status["link"]["kind"] == "ancs" and status["link"]["connected"]
-        assert status["link"]["connect_failures"] == {"phone_not_found": 2}
+        assert status.link["kind"] == "ancs" and status.link["connected"]
+        assert status.link["connect_failures"] == {"phone_not_found": 2}
         # The phone goes away and comes back: it re-sends the notification as PreExisting
         # under a new UID; the ring gets no duplicate.
         link.drop()
@@ -107,19 +107,18 @@ async def test_runtime_serves_an_iphone_and_reconnects_without_duplicates(
         assert notes is not None and notes.consumed == 1 and notes.applied == 1
         hits = await runtime.recall_memory("dinner Saturday")
         assert len(hits) == 1
-        records = await runtime.context.read_processed_between(
+        records = await runtime.notifications_between(
             hits[0].record.created_at.replace(year=2000), hits[0].record.created_at.replace(
-                year=2100), 10)
+                year=2100), limit=10)
         assert records[0].event.app_id == "net.whatsapp.WhatsApp"
         assert records[0].event.posted_at.isoformat() == "2026-03-14T17:30:00+00:00"
-    assert runtime.link is not None
-    assert runtime.link.status()["sessions"] >= 1
+    assert runtime.link_status()["sessions"] >= 1  # the final figures stay readable
 
 
 async def test_link_none_starts_nothing(tmp_path: Path, default_config: Config) -> None:
     async with Runtime(default_config, root=tmp_path, start_worker=False) as runtime:
-        assert runtime.link is None
-        assert (await runtime.status())["link"] == {"kind": "none"}
+        assert runtime.link_status() == {"kind": "none"}
+        assert (await runtime.status()).link == {"kind": "none"}
 
 
 def test_link_config_errors_name_the_key() -> None:

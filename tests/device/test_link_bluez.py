@@ -69,21 +69,21 @@ async def test_runtime_link_over_bleak_and_bluezoo_end_to_end(
         await _discover(phone)
         async with Runtime(bluez_link_config, root=tmp_path / "memory",
                            start_worker=False) as runtime:
-            assert runtime.link is not None
+            assert runtime.link_status()["kind"] == "ancs"
             await _until(lambda: phone.subscribed, "the runtime subscribing to ANCS")
             phone.post(APP, title="Anna", message="Dinner Saturday at 7?",
                        date="20260314T183000")
             await _until(lambda: runtime.ring.statistics().published == 1,
                          "the notification reaching the ring")
-            link = (await runtime.status())["link"]
+            link = (await runtime.status()).link
             assert link["kind"] == "ancs" and link["connected"] is True
             assert link["advertising"] == "on" and link["connect_failures"] == {}
 
             report = await runtime.run_once()
             notes = report.report_for("notifications")
             assert notes is not None and notes.consumed == 1 and notes.applied == 1
-            records = await runtime.context.read_processed_between(
-                datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC), 10)
+            records = await runtime.notifications_between(
+                datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC), limit=10)
             assert [(r.event.app_id, r.event.title) for r in records] == [(APP, "Anna")]
             assert records[0].event.posted_at.isoformat() == "2026-03-14T17:30:00+00:00"
             hits = await runtime.recall_memory("dinner Saturday")
@@ -91,13 +91,12 @@ async def test_runtime_link_over_bleak_and_bluezoo_end_to_end(
 
             # The phone drops the link: the session ends and is counted; the runtime lives on.
             await disconnect_device(phone, PHONE, adapter_path="/org/bluez/hci0")
-            await _until(lambda: runtime.link is not None
-                         and runtime.link.status()["sessions"] == 1, "the session ending")
-            link = (await runtime.status())["link"]
+            await _until(lambda: runtime.link_status()["sessions"] == 1, "the session ending")
+            link = (await runtime.status()).link
             assert link["connected"] is False and link["connect_failures"] == {}
             assert [s["published"] for s in link["recent_sessions"]] == [1]
-            assert (await runtime.status())["pending"] == 0
-        assert runtime.link.status()["advertising"] == "off"
+            assert (await runtime.status()).pending == 0
+        assert runtime.link_status()["advertising"] == "off"
     finally:
         await phone.stop()
         await close_bleak_manager()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 
-from tests.device.test_cli import as_json, cli, event
+from tests.device.helpers import as_json, cli, event
 
 
 def test_missing_model_is_reported_but_intake_goes_on(tmp_path: Path) -> None:

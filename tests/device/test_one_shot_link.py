@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 
-from tests.device.test_cli import cli
+from tests.device.helpers import cli
 
 
 def test_feed_and_once_do_not_advertise_or_connect(tmp_path: Path) -> None:

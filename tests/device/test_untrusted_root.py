@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import orjson
 
-CLI = str(Path(sys.executable).parent / "companion-memory")
+from tests.device.helpers import CLI
 
 
 def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([CLI, "--root", str(root), *args], capture_output=True, text=True,
+    return subprocess.run([*CLI, "--root", str(root), *args], capture_output=True, text=True,
                           timeout=120, check=False)
 
 

@@ -64,6 +64,9 @@ class WorkloadProvider:
                     item["evidence"] = ["not-in-trace"]
         return ModelResponse(orjson.dumps(answer).decode(), 0, 0, self.name)
 
+    async def prepare(self) -> None:
+        return None
+
     async def close(self) -> None:
         return None
 

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from companion_memory.memory import (
     Authority,
     CursorAdvance,
-    MemoryError_,
     MemoryIntent,
+    MemoryStoreError,
     Tier,
     apply_intents,
 )
@@ -122,7 +122,7 @@ def test_any_interleaving_keeps_invariants(steps: list[Any]) -> None:
                 before = snapshot(conn)
                 try:
                     result = run_batch(conn, intents, now, cursor, receipt)
-                except MemoryError_:
+                except MemoryStoreError:
                     assert snapshot(conn) == before, "a failed batch wrote something"
                     continue
                 if receipt in receipts:

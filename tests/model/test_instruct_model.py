@@ -69,7 +69,7 @@ async def test_a_few_notifications_through_the_instruct_model(
         assert notifications.model_calls >= 1 and notifications.completion_tokens > 0
         assert notifications.analyzed == 2
         assert notifications.filtered["otp"] == 1 and notifications.filtered["reaction"] == 1
-        records = await runtime.store.list_records()
+        records = await runtime.list_memories()
         for record in records:
             assert record.sources and all(s.kind is SourceKind.CONTEXT for s in record.sources)
             assert "739015" not in record.text

@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import orjson
 
-CLI = str(Path(sys.executable).parent / "companion-memory")
+from tests.device.helpers import CLI
 
 MESSAGES = [
     # (key, kind, app_id, title, body, category, the secret values)
@@ -52,7 +51,7 @@ MESSAGES = [
 
 def cli(root: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_MEMORY")}
-    return subprocess.run([CLI, "--root", str(root), *args], input=stdin, capture_output=True,
+    return subprocess.run([*CLI, "--root", str(root), *args], input=stdin, capture_output=True,
                           text=True, timeout=120, env=environ, check=False)
 
 

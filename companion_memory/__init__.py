@@ -7,13 +7,12 @@ host needs is importable from here:
 
     from companion_memory import Runtime, load_config, NotificationEvent, Tier
 
-`Runtime` (and what only it uses) is imported on first use, so `import
-companion_memory` stays cheap.
+Importing it imports the whole library (about half a second on a two-core device),
+with no optional dependency: llama.cpp, bleak, bumble and httpx load only when a
+part that needs them is first used.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
 
 from companion_memory.ble.events import EventKind, InvalidEventError, NotificationEvent
 from companion_memory.core.clock import Clock, FakeClock, SystemClock
@@ -28,10 +27,8 @@ from companion_memory.core.errors import (
 )
 from companion_memory.device.config import Config, load_config, parse_config
 from companion_memory.device.errors import ConfigError, RootBusyError, RootError
+from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState, RuntimeStatus
 from companion_memory.memory.records import Kind, MemoryRecord, Tier
-
-if TYPE_CHECKING:
-    from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState, RuntimeStatus
 
 __all__ = [
     "Clock",
@@ -61,13 +58,3 @@ __all__ = [
     "load_config",
     "parse_config",
 ]
-
-_LAZY = {"Runtime", "RuntimeState", "RuntimeStatus", "FeedTotals"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from companion_memory.device import runtime
-
-        return getattr(runtime, name)
-    raise AttributeError(f"module 'companion_memory' has no attribute {name!r}")

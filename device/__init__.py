@@ -1,12 +1,6 @@
-"""The process on the device: configuration, runtime wiring, daemon and CLI.
-
-Heavy names (`Runtime`) are imported on first use so that `companion-memory --help`
-and `status` stay fast.
-"""
+"""The process on the device: configuration, runtime wiring, daemon and CLI."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
 
 from companion_memory.device.config import Config, load_config, parse_config
 from companion_memory.device.errors import (
@@ -18,9 +12,7 @@ from companion_memory.device.errors import (
 )
 from companion_memory.device.lock import RootLock
 from companion_memory.device.root import resolve_root
-
-if TYPE_CHECKING:
-    from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState
+from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState, RuntimeStatus
 
 __all__ = [
     "Config",
@@ -32,18 +24,9 @@ __all__ = [
     "RootLock",
     "Runtime",
     "RuntimeState",
+    "RuntimeStatus",
     "UsageError",
     "load_config",
     "parse_config",
     "resolve_root",
 ]
-
-_LAZY = {"Runtime", "RuntimeState", "FeedTotals"}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from companion_memory.device import runtime
-
-        return getattr(runtime, name)
-    raise AttributeError(f"module 'device' has no attribute {name!r}")

@@ -15,12 +15,16 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.device import commands, daemon
+from companion_memory.device.commands import cmd_config, cmd_model
+from companion_memory.device.demo import cmd_demo
 from companion_memory.device.errors import UsageError
+from companion_memory.device.invocation import Invocation
+from companion_memory.device.logs import setup_logging
+from companion_memory.device.output import warn
 
 PROG = "companion-memory"
 
@@ -44,53 +48,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see `{self.prog} --help`)")
-
-
-@dataclass(slots=True)
-class Invocation:
-    """One parsed command line with its environment; resolves root and config lazily."""
-
-    args: argparse.Namespace
-    env: Mapping[str, str]
-    json: bool = False
-    _config: Any = field(default=None)
-    _root: Path | None = None
-
-    @property
-    def root(self) -> Path:
-        if self._root is None:
-            from companion_memory.device.root import resolve_root
-
-            self._root = resolve_root(getattr(self.args, "root", None), self.env)
-        return self._root
-
-    def config_path(self) -> Path | None:
-        """`--config`, else `$COMPANION_MEMORY_CONFIG`, else the root's `config.toml`,
-        which is read only from a root that is ours (a stranger's file is never loaded)."""
-        given = getattr(self.args, "config", None)
-        if given is not None and not given.strip():
-            raise UsageError("--config is empty; pass a TOML file (or leave --config out)")
-        explicit = given or self.env.get("COMPANION_MEMORY_CONFIG")
-        if explicit:
-            return Path(explicit)
-        from companion_memory.device.root import check_root
-
-        if not check_root(self.root):
-            return None
-        candidate = self.root / "config.toml"
-        return candidate if candidate.is_file() else None
-
-    @property
-    def config(self) -> Any:
-        if self._config is None:
-            from companion_memory.device.config import load_config
-
-            overrides: dict[tuple[str, ...], Any] = {}
-            level = getattr(self.args, "log_level", None)
-            if level:
-                overrides[("log_level",)] = level
-            self._config = load_config(self.config_path(), env=self.env, overrides=overrides)
-        return self._config
 
 
 def _common(json_flag: bool = True) -> _Parser:
@@ -197,22 +154,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _handler(name: str) -> Callable[[Invocation], int]:
     if name in ("run", "stop", "status"):
-        from companion_memory.device import daemon
 
         return {"run": daemon.cmd_run, "stop": daemon.cmd_stop, "status": daemon.cmd_status}[name]
     if name == "demo":
-        from companion_memory.device.demo import cmd_demo
 
         return cmd_demo
     if name == "config":
-        from companion_memory.device.commands import cmd_config
 
         return cmd_config
     if name == "model":
-        from companion_memory.device.commands import cmd_model
 
         return cmd_model
-    from companion_memory.device import commands
 
     handler: Callable[[Invocation], int] = getattr(commands, f"cmd_{name}")
     return handler
@@ -234,7 +186,6 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return 0
     except CompanionMemoryError as err:
         status = exit_status(err)
-        from companion_memory.device.output import warn
 
         warn(f"{PROG}: {err.reason}")  # a reason may quote a path or value: escaped
         return status
@@ -248,8 +199,6 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
 
 
 def _setup_logs(inv: Invocation) -> None:
-    from companion_memory.device.logs import setup_logging
-
     level = getattr(inv.args, "log_level", None) or inv.env.get("COMPANION_MEMORY_LOG_LEVEL")
     if not level:
         level = "info" if inv.args.command == "run" else "warning"

@@ -9,197 +9,52 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
-from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
-from companion_memory.device.cli import Invocation
+from companion_memory.agent.model.settings import ProviderConfigError
+from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.ble.ring import EventRing
+from companion_memory.device.config import Config, _toml_value, default_toml
 from companion_memory.device.errors import UsageError
-from companion_memory.device.output import print_json, print_jsonl, say, terminal_safe, warn
+from companion_memory.device.feed_input import (
+    FEED_REJECTIONS_LISTED,
+    FeedReader,
+    open_input,
+    read_input,
+)
+from companion_memory.device.invocation import Invocation, open_store, run_locked
+from companion_memory.device.lock import read_holder
+from companion_memory.device.models import CATALOG, fetch_model, models_dir
+from companion_memory.device.output import (
+    print_json,
+    print_jsonl,
+    print_round,
+    say,
+    terminal_safe,
+    warn,
+)
+from companion_memory.device.progress import Progress
+from companion_memory.device.providers import provider_settings
+from companion_memory.device.reports import append_report, read_status
+from companion_memory.device.root import require_existing_root
+from companion_memory.memory.records import Tier
+from companion_memory.storage.fs import RealFileSystem
 
 if TYPE_CHECKING:
-    from companion_memory.ble.events import NotificationEvent
     from companion_memory.device.runtime import Runtime
 
 T = TypeVar("T")
-
-
-# helpers -------------------------------------------------------------------------
-
-
-def run_locked(inv: Invocation, command: str,
-               body: Callable[[Runtime], Awaitable[T]], *, start_worker: bool = False) -> T:
-    """Check the root, take its lock, open a Runtime and run `body` in a fresh loop."""
-    from companion_memory.device.lock import RootLock
-    from companion_memory.device.root import prepare_root
-
-    config = inv.config
-    root = prepare_root(inv.root)
-    with RootLock(root, command):
-        return asyncio.run(_with_runtime(inv, root, config, body, start_worker, command))
-
-
-async def _with_runtime(inv: Invocation, root: Path, config: Any,
-                        body: Callable[[Runtime], Awaitable[T]], start_worker: bool,
-                        command: str) -> T:
-    from companion_memory.device.daemon import publish_idle_status
-    from companion_memory.device.runtime import Runtime
-
-    # A one-shot command never advertises or connects: the daemon owns the phone link.
-    async with Runtime(config, root=root, start_worker=start_worker,
-                       start_link=False) as runtime:
-        result = await body(runtime)
-        # `status` reads the status file: keep it true after a command changed the root.
-        await publish_idle_status(runtime, command)
-        return result
-
-
-@asynccontextmanager
-async def open_store(inv: Invocation) -> AsyncIterator[Any]:
-    """The memory store alone (safe beside a running daemon: SQLite WAL)."""
-    from datetime import timedelta
-
-    from companion_memory.device.root import prepare_root, require_existing_root
-    from companion_memory.memory.store import MemoryStore
-
-    config = inv.config
-    await asyncio.to_thread(require_existing_root, inv.root)
-    root = await asyncio.to_thread(prepare_root, inv.root)
-    store = await MemoryStore.open(
-        root / "memory.sqlite3",
-        temporary_ttl=timedelta(days=config.memory.temporary_ttl_days),
-        long_term_ttl=timedelta(days=config.memory.long_term_ttl_days),
-    )
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-def read_input(path: str, max_bytes: int | None = None) -> bytes:
-    """The bytes of FILE, or of stdin for `-`; a clear UsageError otherwise.
-
-    With `max_bytes`, at most `max_bytes + 1` bytes are read (enough to tell "too large").
-    """
-    limit = -1 if max_bytes is None else max_bytes + 1
-    with open_input(path) as handle:
-        return handle.read(limit)
-
-
-# `feed` reads, validates and persists this many lines at a time, so its memory stays
-# bounded whatever the size of its input; a line longer than the cap is rejected alone
-# (the body cap is 4 KiB, so a real event line is far shorter).
-FEED_BATCH_LINES = 1000
-FEED_LINE_MAX_BYTES = 1 << 20
-# The summary lists at most this many rejections (each is on stderr, and counted).
-FEED_REJECTIONS_LISTED = 1000
-_SKIP_CHUNK = 1 << 16
-
-
-@contextmanager
-def open_input(path: str) -> Iterator[BinaryIO]:
-    """FILE opened for reading in binary, or stdin for `-`; a clear UsageError otherwise."""
-    if path == "-":
-        yield sys.stdin.buffer
-        return
-    try:  # opened apart from the `with` so that only opening errors become usage errors
-        handle = Path(path).open("rb")  # noqa: SIM115 - closed by the `with` below
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a file") from None
-    except PermissionError:
-        raise UsageError(f"{path}: not readable (permission denied)") from None
-    with handle:
-        yield handle
-
-
-class FeedReader:
-    """Reads a JSON Lines feed in batches of at most `batch_lines` lines, never holding
-    more than one batch (and one line of at most `max_line_bytes`) in memory.
-
-    `next_batch()` is blocking (call it off the event loop) and returns the batch's
-    (line number, event)s and rejections, or None at the end of the input."""
-
-    def __init__(self, handle: BinaryIO, *, batch_lines: int = FEED_BATCH_LINES,
-                 max_line_bytes: int = FEED_LINE_MAX_BYTES) -> None:
-        self._handle = handle
-        self._batch_lines = batch_lines
-        self._max = max_line_bytes
-        self._number = 0
-        self._done = False
-
-    def next_batch(
-        self,
-    ) -> tuple[list[tuple[int, NotificationEvent]], list[dict[str, Any]]] | None:
-        if self._done:
-            return None
-        lines: list[tuple[int, bytes]] = []
-        bad: list[dict[str, Any]] = []
-        while len(lines) + len(bad) < self._batch_lines:
-            raw = self._handle.readline(self._max + 1)
-            if not raw:
-                self._done = True
-                break
-            self._number += 1
-            if len(raw) > self._max and not raw.endswith(b"\n"):
-                self._skip_rest_of_line()
-                bad.append({"line": self._number, "reason": f"line is longer than {self._max} "
-                            f"bytes; at most {self._max} are allowed"})
-                continue
-            lines.append((self._number, raw))
-        if not lines and not bad:
-            return None
-        good, invalid = parse_feed_lines(lines)
-        return good, sorted(bad + invalid, key=lambda item: int(item["line"]))
-
-    def _skip_rest_of_line(self) -> None:
-        while True:
-            chunk = self._handle.readline(_SKIP_CHUNK)
-            if not chunk or chunk.endswith(b"\n"):
-                return
-
-
-def parse_feed(data: bytes) -> tuple[list[tuple[int, NotificationEvent]], list[dict[str, Any]]]:
-    """Validate JSON Lines events one by one: (line number, event)s and rejections."""
-    return parse_feed_lines(enumerate(data.split(b"\n"), start=1))
-
-
-def parse_feed_lines(
-    lines: Iterable[tuple[int, bytes]],
-) -> tuple[list[tuple[int, NotificationEvent]], list[dict[str, Any]]]:
-    """Validate (line number, line) pairs one by one: (line number, event)s and rejections."""
-    from companion_memory.ble.events import InvalidEventError, NotificationEvent
-
-    good: list[tuple[int, NotificationEvent]] = []
-    bad: list[dict[str, Any]] = []
-    for number, raw in lines:
-        if not raw.strip():
-            continue
-        try:
-            obj = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            bad.append({"line": number, "reason": "not valid JSON"})
-            continue
-        try:
-            good.append((number, NotificationEvent.from_dict(obj)))
-        except InvalidEventError as err:
-            bad.append({"line": number, "reason": err.reason})
-    return good, bad
 
 
 # commands --------------------------------------------------------------------------
 
 
 def cmd_config(inv: Invocation) -> int:
-    from companion_memory.device.config import default_toml
-
     if getattr(inv.args, "defaults", False):
         if inv.json:  # every default as data (the TOML file's values, without comments)
-            from companion_memory.device.config import Config
 
             print_json(Config().to_dict())
         else:
@@ -233,8 +88,6 @@ def cmd_config(inv: Invocation) -> int:
 
 def _provider_file_problem(config: Any) -> str | None:
     """The model file check of the provider settings, as one line (None when fine)."""
-    from companion_memory.agent.model.settings import ProviderConfigError
-    from companion_memory.device.providers import provider_settings
 
     try:
         provider_settings(config).check_files()
@@ -244,8 +97,6 @@ def _provider_file_problem(config: Any) -> str | None:
 
 
 def _print_toml(table: dict[str, Any], prefix: str) -> None:
-    from companion_memory.device.config import _toml_value
-
     nested = []
     for key, value in table.items():
         if isinstance(value, dict):
@@ -261,7 +112,6 @@ def cmd_feed(inv: Invocation) -> int:
     """Stream FILE in bounded batches: each batch is validated (a bad line is reported
     on stderr with its number, alone) and its good events are persisted before the
     next batch is read."""
-    from companion_memory.device.progress import Progress
 
     counts = {"accepted": 0, "rejected": 0}
     listed: list[dict[str, Any]] = []
@@ -321,9 +171,6 @@ def _add_totals(into: dict[str, Any], more: dict[str, Any]) -> None:
 
 
 def cmd_once(inv: Invocation) -> int:
-    from companion_memory.device.progress import Progress
-    from companion_memory.device.reports import append_report
-
     max_batches = inv.args.max_batches
     if max_batches < 1:
         raise UsageError(f"--max-batches {max_batches}: must be at least 1")
@@ -357,30 +204,7 @@ def cmd_once(inv: Invocation) -> int:
     return 0
 
 
-def print_round(data: dict[str, Any]) -> None:
-    say(f"round started {data['started_at']}, {data['elapsed_s']:.3f} s, "
-        f"{data['model_calls']} model call(s)" + (", cancelled" if data["cancelled"] else ""))
-    for p in data["processors"]:
-        parts = [f"{k} {p[k]}" for k in ("consumed", "analyzed", "applied", "pending", "gaps",
-                                         "model_calls") if p.get(k)]
-        for k in ("filtered", "proposals", "rejected"):
-            if p.get(k):
-                parts.append(f"{k} " + ", ".join(f"{r}={n}" for r, n in sorted(p[k].items())))
-        if p.get("error"):
-            parts.append(f"error {p['error']}")
-        extra = p.get("extra") or {}
-        if "level" in extra:
-            parts.append(f"storage level {extra['level']}")
-        dates = extra.get("dates") or []  # the sweep's days: say which ran, even empty ones
-        if dates:
-            parts.append("dates " + ", ".join(
-                f"{d.get('local_date')} {d.get('status')}" for d in dates if isinstance(d, dict)))
-        say(f"  {p['processor']:<14} " + ("; ".join(parts) if parts else "nothing to do"))
-
-
 def _tiers(values: list[str] | None) -> Any:
-    from companion_memory.memory.records import Tier
-
     if not values:
         return (Tier.TEMPORARY, Tier.LONG_TERM)
     return tuple(dict.fromkeys(Tier(v) for v in values))
@@ -452,11 +276,6 @@ def cmd_export(inv: Invocation) -> int:
 
 
 def cmd_gaps(inv: Invocation) -> int:
-    from companion_memory.device.lock import read_holder
-    from companion_memory.device.reports import read_status
-    from companion_memory.device.root import require_existing_root
-    from companion_memory.storage.fs import RealFileSystem
-
     holder = read_holder(require_existing_root(inv.root))
     if holder is not None and holder.command == "run":
         snapshot = read_status(RealFileSystem(), inv.root) or {}
@@ -478,8 +297,6 @@ def cmd_gaps(inv: Invocation) -> int:
 async def _read_gaps(root: Path) -> list[dict[str, Any]]:
     """The gaps, read without the lock and without changing a byte: a torn tail or a
     damaged line is shown as the gap a writing command would record, never repaired."""
-    from companion_memory.agent.notifications.context import NotificationContext
-    from companion_memory.ble.ring import EventRing
 
     ctx = await NotificationContext.open(root, EventRing(replay_window=0), read_only=True)
     try:
@@ -518,11 +335,6 @@ def cmd_episode(inv: Invocation) -> int:
 
 
 def cmd_sweep(inv: Invocation) -> int:
-    from companion_memory.device.lock import read_holder
-    from companion_memory.device.reports import read_status
-    from companion_memory.device.root import require_existing_root
-    from companion_memory.storage.fs import RealFileSystem
-
     action = inv.args.sweep_command
     holder = read_holder(require_existing_root(inv.root))
     if action == "status" and holder is not None and holder.command == "run":
@@ -544,8 +356,6 @@ def cmd_sweep(inv: Invocation) -> int:
 
 
 def cmd_model(inv: Invocation) -> int:
-    from companion_memory.device.models import CATALOG, fetch_model, models_dir
-
     folder = Path(inv.args.dest).expanduser() if getattr(inv.args, "dest", None) else \
         models_dir(inv.env)
     if inv.args.model_command == "list":

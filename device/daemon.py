@@ -29,10 +29,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion_memory.core.errors import CompanionMemoryError, UnavailableError
-from companion_memory.device.cli import Invocation
+from companion_memory.core.errors import UnavailableError
+from companion_memory.device.config import check_bounds
 from companion_memory.device.errors import RootBusyError, RootError
-from companion_memory.device.output import print_json, say
+from companion_memory.device.invocation import Invocation
+from companion_memory.device.lock import LockCheck, RootLock, read_holder
+from companion_memory.device.logs import fields, get_logger, setup_logging
+from companion_memory.device.output import print_json, print_round, say
+from companion_memory.device.reports import StatusFileError, append_report, read_status
+from companion_memory.device.root import check_root, prepare_root
+from companion_memory.device.runtime import Runtime
+from companion_memory.device.status_file import log_status_failure, publish_status
+from companion_memory.storage.fs import RealFileSystem
 
 if TYPE_CHECKING:
     from companion_memory.agent.report import RoundReport
@@ -47,10 +55,6 @@ class DaemonStopTimeout(UnavailableError):
 
 
 def cmd_run(inv: Invocation) -> int:
-    from companion_memory.device.lock import RootLock
-    from companion_memory.device.logs import setup_logging
-    from companion_memory.device.root import prepare_root
-
     config = inv.config
     if not getattr(inv.args, "log_level", None) and not inv.env.get("COMPANION_MEMORY_LOG_LEVEL"):
         setup_logging(config.log_level)
@@ -72,9 +76,6 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
     With `lock`, its file is checked every `LOCK_CHECK_INTERVAL_S` and recreated when
     removed; when another process holds the file at that name the daemon stops.
     `provider` replaces the configured model provider (for hosts and tests)."""
-    from companion_memory.device.config import check_bounds
-    from companion_memory.device.logs import fields, get_logger
-    from companion_memory.device.runtime import Runtime
 
     # A Config built in code skips the file's validation; a NaN or zero delay would
     # make the loops below spin without ever reaching the signal handlers.
@@ -99,9 +100,9 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
             log.info("daemon started", extra=fields(pid=os.getpid(), root=str(root)))
             await runtime.check_storage()  # level known (and intake paused if low) from the start
             try:
-                await _publish_status(runtime, "running", started_at)
+                await publish_status(runtime, "running", started_at)
             except Exception as exc:  # e.g. a full disk: run anyway, intake pauses by level
-                _log_status_failure(exc)
+                log_status_failure(exc)
             if ready is not None:
                 ready.set()
             await _watch_rounds(runtime, stop, started_at)
@@ -111,10 +112,10 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
             # cursors and gaps may have moved since the last round's snapshot.
             await runtime.stop_worker()
             try:
-                await _publish_status(runtime, "stopped", started_at,
+                await publish_status(runtime, "stopped", started_at,
                                       stopped_at=datetime.now(UTC).isoformat())
             except Exception as exc:  # a clean shutdown stays clean on a full disk
-                _log_status_failure(exc)
+                log_status_failure(exc)
         log.info("daemon stopped", extra=fields(pid=os.getpid()))
     finally:
         if watcher is not None:
@@ -127,8 +128,6 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
 async def _watch_lock(lock: RootLock, stop: asyncio.Event) -> None:
     """Keep `daemon.lock` naming the file this daemon holds (so `status` and `stop`
     find it), and stop the daemon if another process holds that name now."""
-    from companion_memory.device.lock import LockCheck
-    from companion_memory.device.logs import fields, get_logger
 
     log = get_logger("daemon")
     reported = False
@@ -155,7 +154,6 @@ async def _watch_lock(lock: RootLock, stop: asyncio.Event) -> None:
 
 async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) -> None:
     """After each worker round: append its report, rewrite the status file."""
-    from companion_memory.device.reports import append_report
 
     interval = runtime.config.storage.check_interval_s
     stopper = asyncio.ensure_future(stop.wait())
@@ -175,21 +173,12 @@ async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) 
                 if waiter in done and report is not None and _worth_keeping(report):
                     await asyncio.to_thread(append_report, runtime.fs, runtime.root,
                                             report.to_dict(), runtime.clock.now())
-                await _publish_status(runtime, "running", started_at)
+                await publish_status(runtime, "running", started_at)
             except Exception as exc:  # a full disk must not take intake down with it
-                _log_status_failure(exc)
+                log_status_failure(exc)
     finally:
         stopper.cancel()
         await asyncio.gather(stopper, return_exceptions=True)
-
-
-def _log_status_failure(exc: Exception) -> None:
-    """The status file or a round report could not be written: log the code, keep running."""
-    from companion_memory.device.logs import fields, get_logger
-
-    code = exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
-    get_logger("daemon").error("status or report not written; the daemon keeps running",
-                               extra=fields(code=code))
 
 
 def _worth_keeping(report: RoundReport) -> bool:
@@ -203,72 +192,7 @@ def _worth_keeping(report: RoundReport) -> bool:
     return False
 
 
-async def _publish_status(runtime: Runtime, state: str, started_at: str,
-                          stopped_at: str | None = None) -> None:
-    from companion_memory.device.reports import write_status
-
-    snapshot = (await runtime.status()).to_dict()
-    gaps = await runtime.gaps()
-    snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
-    snapshot.update({
-        "state": state,
-        "pid": os.getpid(),
-        "started_at": started_at,
-        "updated_at": datetime.now(UTC).isoformat(),
-    })
-    if stopped_at is not None:
-        snapshot["stopped_at"] = stopped_at
-    await asyncio.to_thread(write_status, runtime.fs, runtime.root, snapshot)
-
-
-async def publish_idle_status(runtime: Runtime, command: str) -> None:
-    """Rewrite the status file after a one-shot command (`feed`, `once`, ...) changed
-    the root with no daemon running, so `status` shows fresh pending, cursors and gaps.
-
-    The last round and the daemon's start time survive from the previous file when
-    the command ran no round. Cancellation leaves the previous file in place.
-
-    The command's work is committed before this runs, so a failure here (a corrupt
-    or unwritable status file, a full disk) never fails the command: it is logged by
-    code and told on stderr in one line, and a corrupt file is replaced."""
-    try:
-        await _publish_idle_status(runtime, command)
-    except Exception as exc:
-        from companion_memory.device.output import warn
-
-        _log_status_failure(exc)
-        code = exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
-        warn(f"companion-memory: {command}: the work is committed, but the status file was "
-             f"not updated ({code}); `status` shows older figures until the next command")
-
-
-async def _publish_idle_status(runtime: Runtime, command: str) -> None:
-    from companion_memory.device.reports import StatusFileError, read_status, write_status
-
-    try:
-        previous = await asyncio.to_thread(read_status, runtime.fs, runtime.root) or {}
-    except StatusFileError:  # unreadable: the fresh snapshot below replaces it
-        previous = {}
-    if not runtime.storage_checked:  # no round ran: read the real level now
-        await runtime.check_storage()
-    snapshot = (await runtime.status()).to_dict()
-    gaps = await runtime.gaps()
-    snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
-    if snapshot.get("last_round") is None:
-        snapshot["last_round"] = previous.get("last_round")
-    snapshot.update({
-        "state": "stopped",
-        "pid": None,
-        "started_at": previous.get("started_at"),
-        "updated_at": datetime.now(UTC).isoformat(),
-        "updated_by": command,
-    })
-    await asyncio.to_thread(write_status, runtime.fs, runtime.root, snapshot)
-
-
 def cmd_stop(inv: Invocation) -> int:
-    from companion_memory.device.lock import read_holder
-
     root = inv.root
     holder = read_holder(root) if root.is_dir() else None
     if holder is None:
@@ -308,11 +232,6 @@ def cmd_stop(inv: Invocation) -> int:
 
 
 def cmd_status(inv: Invocation) -> int:
-    from companion_memory.device.lock import read_holder
-    from companion_memory.device.reports import StatusFileError, read_status
-    from companion_memory.device.root import check_root
-    from companion_memory.storage.fs import RealFileSystem
-
     root = inv.root
     exists = check_root(root)  # a file or a stranger's directory: exit 2, not "no status"
     problems: list[str] = []
@@ -377,7 +296,6 @@ def _print_status(data: dict[str, Any], have_snapshot: bool) -> None:
     say("provider: " + ", ".join(f"{k}={v}" for k, v in provider.items()))
     last = data.get("last_round")
     if last:
-        from companion_memory.device.commands import print_round
 
         print_round(last)
     else:

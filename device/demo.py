@@ -20,8 +20,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion_memory.device.cli import Invocation
-from companion_memory.device.output import print_json, say
+from companion_memory.ble.emulator.replay import replay_over_ancs
+from companion_memory.device.config import parse_config
+from companion_memory.device.feed_input import parse_feed
+from companion_memory.device.invocation import Invocation
+from companion_memory.device.output import print_json, print_round, say
+from companion_memory.device.runtime import Runtime
 
 DEMO_QUERIES = ("dinner Saturday", "dentist appointment", "parcel delivery", "birthday")
 LLAMA_DEMO_EVENTS = 24
@@ -35,8 +39,6 @@ def sample_day() -> bytes:
 
 
 def cmd_demo(inv: Invocation) -> int:
-    from companion_memory.device.commands import parse_feed
-
     provider = inv.args.provider
     good, bad = parse_feed(sample_day())
     if bad:  # the bundled file is ours: a bad line is a packaging bug
@@ -59,9 +61,6 @@ def cmd_demo(inv: Invocation) -> int:
 
 
 async def _demo(root: Path, provider: str, events: list[Any]) -> dict[str, Any]:
-    from companion_memory.device.config import parse_config
-    from companion_memory.device.runtime import Runtime
-
     data: dict[str, Any] = {"provider": {"kind": provider}}
     if provider == "llama":
         # Small batches and room for a whole answer: a base model writes long texts, and an
@@ -122,8 +121,6 @@ async def _replay(runtime: Any, events: list[Any]) -> dict[str, Any]:
     except ImportError:
         totals = await runtime.feed(events)
         return {"link": "simulated feed", "sent": len(events), **totals.to_dict()}
-    from companion_memory.ble.emulator import replay_over_ancs
-
     stats = await replay_over_ancs(events, runtime.ring, zone=runtime.config.sweep.zone)
     totals = await runtime.feed(())
     return {
@@ -160,7 +157,6 @@ def _print(result: dict[str, Any]) -> None:
             say(f"      {hit['score']!s:>6}  {hit['text']}")
     say(f"\ngaps: {len(result['gaps'])}")
     say("\nround report:")
-    from companion_memory.device.commands import print_round
 
     print_round(result["round"])
     say(f"\nfinished in {result['elapsed_s']:.2f} s"

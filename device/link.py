@@ -21,6 +21,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from companion_memory.ble.advertising import AncsAdvertiser
+from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
+from companion_memory.ble.ancs.normalize import AncsContentIndex
+from companion_memory.ble.ancs.session import AncsSession
+from companion_memory.ble.android.protocol import COMPANION_SERVICE_UUID
+from companion_memory.ble.android.session import AndroidSession
+from companion_memory.ble.bleak_link import Backoff, PhoneLinkRunner, connect_phone
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import CompanionMemoryError
@@ -62,10 +69,6 @@ class PhoneLinkService:
         self._sessions_stats: list[dict[str, Any]] = []
 
     def _default_connect(self) -> Connect:
-        from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
-        from companion_memory.ble.android.protocol import COMPANION_SERVICE_UUID
-        from companion_memory.ble.bleak_link import connect_phone
-
         uuid = ANCS_SERVICE_UUID if self._config.kind == "ancs" else COMPANION_SERVICE_UUID
         address = self._config.address or None
         adapter = self._config.adapter or None
@@ -77,13 +80,11 @@ class PhoneLinkService:
 
     async def _serve(self, link: PhoneLink) -> None:
         if self._config.kind == "ancs":
-            from companion_memory.ble.ancs.session import AncsSession
 
             ancs = AncsSession(link, self._ring, zone=self._zone, clock=self._clock,
                                index=self._index)
             counts = (await ancs.run()).to_dict()
         else:
-            from companion_memory.ble.android.session import AndroidSession
 
             counts = (await AndroidSession(link, self._ring).run()).to_dict()
         self._sessions_stats = [*self._sessions_stats[-9:], counts]
@@ -93,10 +94,8 @@ class PhoneLinkService:
         """Start advertising (iPhone) and the connect/serve/reconnect loop."""
         if self._task is not None:
             return
-        from companion_memory.ble.bleak_link import Backoff, PhoneLinkRunner
 
         if self._config.kind == "ancs":
-            from companion_memory.ble.ancs.normalize import AncsContentIndex
 
             self._index = AncsContentIndex()  # de-duplicates across reconnects
             if self._config.advertise:
@@ -113,7 +112,6 @@ class PhoneLinkService:
     async def _start_advertising(self) -> None:
         advertiser = self._advertiser
         if advertiser is None:
-            from companion_memory.ble.advertising import AncsAdvertiser
 
             adapter = self._config.adapter or "hci0"
             advertiser = AncsAdvertiser(

@@ -79,3 +79,24 @@ def say(text: str = "") -> None:
 def warn(text: str) -> None:
     """One line for people on stderr (escaped for the terminal, kept on one line)."""
     print(terminal_safe(" ".join(text.split()), one_line=True), file=sys.stderr)
+
+
+def print_round(data: dict[str, Any]) -> None:
+    say(f"round started {data['started_at']}, {data['elapsed_s']:.3f} s, "
+        f"{data['model_calls']} model call(s)" + (", cancelled" if data["cancelled"] else ""))
+    for p in data["processors"]:
+        parts = [f"{k} {p[k]}" for k in ("consumed", "analyzed", "applied", "pending", "gaps",
+                                         "model_calls") if p.get(k)]
+        for k in ("filtered", "proposals", "rejected"):
+            if p.get(k):
+                parts.append(f"{k} " + ", ".join(f"{r}={n}" for r, n in sorted(p[k].items())))
+        if p.get("error"):
+            parts.append(f"error {p['error']}")
+        extra = p.get("extra") or {}
+        if "level" in extra:
+            parts.append(f"storage level {extra['level']}")
+        dates = extra.get("dates") or []  # the sweep's days: say which ran, even empty ones
+        if dates:
+            parts.append("dates " + ", ".join(
+                f"{d.get('local_date')} {d.get('status')}" for d in dates if isinstance(d, dict)))
+        say(f"  {p['processor']:<14} " + ("; ".join(parts) if parts else "nothing to do"))

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from companion_memory.agent.model.factory import build_provider
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.model.settings import ProviderSettings
 from companion_memory.core.clock import Clock
@@ -63,8 +64,6 @@ def provider_settings(config: Config) -> ProviderSettings:
 def build_from_config(config: Config, *, root: Path, clock: Clock,
                       fallbacks: Mapping[str, Any], fs: FileSystem | None = None) -> ModelProvider:
     """Blocking (loads a model): call it off the event loop."""
-    from companion_memory.agent.model.factory import build_provider
-
     provider: ModelProvider = build_provider(
         provider_settings(config), root=str(root), clock=clock, fallbacks=fallbacks,
         zone=ZoneInfo(config.sweep.zone), fs=fs,

@@ -34,10 +34,14 @@ from types import TracebackType
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from companion_memory.agent.episodes.fallback import episode_fallback
 from companion_memory.agent.episodes.processor import EpisodeProcessor
 from companion_memory.agent.episodes.recorder import EpisodeRecorder, RecordResult
+from companion_memory.agent.model.factory import describe
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelProvider
+from companion_memory.agent.model.settings import ProviderConfigError
+from companion_memory.agent.model.unavailable import UnavailableProvider
 from companion_memory.agent.notifications.context import NotificationContext
 from companion_memory.agent.notifications.context_state import StoreMemoryCursor
 from companion_memory.agent.notifications.context_types import (
@@ -46,6 +50,7 @@ from companion_memory.agent.notifications.context_types import (
     NotificationRecord,
 )
 from companion_memory.agent.notifications.contract import items_per_call
+from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.processor import Processor
 from companion_memory.agent.report import RoundReport
@@ -55,6 +60,7 @@ from companion_memory.agent.storage_maintenance import (
     TemporaryMemoryCleaner,
     pause_intake_with_level,
 )
+from companion_memory.agent.sweep.fallback import sweep_fallback
 from companion_memory.agent.sweep.processor import DailySweepProcessor
 from companion_memory.agent.worker import MemoryWorker
 from companion_memory.ble.events import NotificationEvent
@@ -64,6 +70,7 @@ from companion_memory.core.errors import StateError
 from companion_memory.device.config import Config, check_bounds
 from companion_memory.device.errors import DeviceError
 from companion_memory.device.link import Connect, PhoneLinkService
+from companion_memory.device.providers import build_from_config
 from companion_memory.device.reports import ReportsCleaner
 from companion_memory.device.root import prepare_root
 from companion_memory.memory.records import (
@@ -103,9 +110,6 @@ class RuntimeStateError(DeviceError, StateError):
 
 def scenario_fallbacks() -> dict[str, Any]:
     """The deterministic provider's fallback per scenario (the design's no-model path)."""
-    from companion_memory.agent.episodes.fallback import episode_fallback
-    from companion_memory.agent.notifications.fallback import notification_fallback
-    from companion_memory.agent.sweep.fallback import sweep_fallback
 
     return {
         "notifications": notification_fallback,
@@ -119,7 +123,6 @@ def build_configured_provider(config: Config, root: Path, clock: Clock,
     """The provider named by `config.provider` (budgeted; explicit fallback only).
 
     Blocking (checks the model file, may load it): call it off the event loop."""
-    from companion_memory.device.providers import build_from_config
 
     return build_from_config(config, root=root, clock=clock, fallbacks=scenario_fallbacks(),
                              fs=fs)
@@ -185,8 +188,6 @@ class Runtime:
 
         Notifications keep landing durably and stay pending, visible in the round
         report and `status` (`provider_problem`), until the model is fixed."""
-        from companion_memory.agent.model.settings import ProviderConfigError
-        from companion_memory.agent.model.unavailable import UnavailableProvider
 
         try:
             return await asyncio.to_thread(
@@ -572,8 +573,6 @@ class Runtime:
     async def status(self) -> RuntimeStatus:
         """Counts, cursors, level, gaps, budgets and the last round (no content)."""
         self._require_open()
-        from companion_memory.agent.model.factory import describe
-
         gaps = await self._context.gaps()
         return RuntimeStatus(
             root=str(self._root),

@@ -1,11 +1,13 @@
-"""Model providers and the merge engine, shared by the three scenarios."""
+"""Model providers and the merge engine, shared by the three scenarios.
+
+The OpenAI-compatible HTTP provider is `agent.model.openai_http.OpenAICompatibleProvider`;
+it is not imported here because it needs httpx, the optional `http` extra."""
 
 from companion_memory.agent.model.budget import BudgetedProvider
 from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.factory import FallbackProvider, build_provider, describe
 from companion_memory.agent.model.llama import CancelReport, LlamaCppProvider
 from companion_memory.agent.model.merge import MemoryMergeEngine, RawProposal
-from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
 from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     Message,
@@ -37,7 +39,6 @@ __all__ = [
     "ModelResponse",
     "ModelTimeoutError",
     "ModelUnavailableError",
-    "OpenAICompatibleProvider",
     "ProviderConfigError",
     "ProviderSettings",
     "RawProposal",

@@ -24,7 +24,6 @@ from typing import Any
 from companion_memory.agent.model.budget import BudgetedProvider
 from companion_memory.agent.model.deterministic import DeterministicProvider, Fallback
 from companion_memory.agent.model.llama import LlamaCppProvider
-from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
 from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     ModelProvider,
@@ -84,6 +83,9 @@ def _make(
             max_prompt_tokens=settings.max_prompt_tokens,
         )
     if kind == "openai":
+        # httpx is the optional `http` extra: loaded only when this provider is chosen
+        from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
+
         return OpenAICompatibleProvider(
             str(settings.base_url),
             str(settings.model),

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion_memory.ble.ancs.session import AncsSession
+from companion_memory.ble.emulator.iphone_model import ancs_date
 from companion_memory.ble.events import EventKind, NotificationEvent
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock
@@ -51,10 +53,9 @@ async def replay_over_ancs(
     clock: Clock | None = None,
 ) -> ReplayStats:
     """Post `events` on an emulated iPhone and carry them over ANCS into `ring`."""
-    from companion_memory.ble.ancs.session import AncsSession
+    # bumble is the optional `emulator` extra: its modules load only when called
     from companion_memory.ble.emulator.bumble_iphone import EmulatedIphone
     from companion_memory.ble.emulator.bumble_link import BumbleTestbed
-    from companion_memory.ble.emulator.iphone_model import ancs_date
 
     items = [_as_event(e) for e in events]
     await asyncio.to_thread(ancs_date, items[0].posted_at if items else _epoch(), zone)

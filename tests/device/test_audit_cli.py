@@ -95,7 +95,7 @@ def test_stop_prints_json_when_asked(tmp_path: Path) -> None:
 
 
 def test_round_text_names_the_sweep_dates_that_ran(capsys: pytest.CaptureFixture[str]) -> None:
-    from companion_memory.device.commands import print_round
+    from companion_memory.device.output import print_round
 
     sweep = {"processor": "sweep", "extra": {"state": "idle", "dates": [
         {"local_date": "2026-11-28", "status": "empty", "reason": None},

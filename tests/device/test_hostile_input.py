@@ -21,7 +21,7 @@ import pytest
 
 from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.provider import ModelRequest, ModelResponse
-from companion_memory.device.commands import FEED_BATCH_LINES
+from companion_memory.device.feed_input import FEED_BATCH_LINES
 from companion_memory.device.config import Config, WorkerConfig, check_bounds, parse_config
 from companion_memory.device.daemon import serve
 from companion_memory.device.errors import ConfigError

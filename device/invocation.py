@@ -1,0 +1,108 @@
+"""One command's invocation: its parsed arguments and environment, the root and the
+configuration they resolve to, and the ways a command opens the root (a locked
+`Runtime`, or the memory store alone beside a running daemon)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+from companion_memory.device.config import load_config
+from companion_memory.device.errors import UsageError
+from companion_memory.device.lock import RootLock
+from companion_memory.device.root import (
+    check_root,
+    prepare_root,
+    require_existing_root,
+    resolve_root,
+)
+from companion_memory.device.runtime import Runtime
+from companion_memory.device.status_file import publish_idle_status
+from companion_memory.memory.store import MemoryStore
+
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class Invocation:
+    """One parsed command line with its environment; resolves root and config lazily."""
+
+    args: argparse.Namespace
+    env: Mapping[str, str]
+    json: bool = False
+    _config: Any = field(default=None)
+    _root: Path | None = None
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            self._root = resolve_root(getattr(self.args, "root", None), self.env)
+        return self._root
+
+    def config_path(self) -> Path | None:
+        """`--config`, else `$COMPANION_MEMORY_CONFIG`, else the root's `config.toml`,
+        which is read only from a root that is ours (a stranger's file is never loaded)."""
+        given = getattr(self.args, "config", None)
+        if given is not None and not given.strip():
+            raise UsageError("--config is empty; pass a TOML file (or leave --config out)")
+        explicit = given or self.env.get("COMPANION_MEMORY_CONFIG")
+        if explicit:
+            return Path(explicit)
+        if not check_root(self.root):
+            return None
+        candidate = self.root / "config.toml"
+        return candidate if candidate.is_file() else None
+
+    @property
+    def config(self) -> Any:
+        if self._config is None:
+            overrides: dict[tuple[str, ...], Any] = {}
+            level = getattr(self.args, "log_level", None)
+            if level:
+                overrides[("log_level",)] = level
+            self._config = load_config(self.config_path(), env=self.env, overrides=overrides)
+        return self._config
+
+
+def run_locked(inv: Invocation, command: str,
+               body: Callable[[Runtime], Awaitable[T]], *, start_worker: bool = False) -> T:
+    """Check the root, take its lock, open a Runtime and run `body` in a fresh loop."""
+    config = inv.config
+    root = prepare_root(inv.root)
+    with RootLock(root, command):
+        return asyncio.run(_with_runtime(inv, root, config, body, start_worker, command))
+
+
+async def _with_runtime(inv: Invocation, root: Path, config: Any,
+                        body: Callable[[Runtime], Awaitable[T]], start_worker: bool,
+                        command: str) -> T:
+    # A one-shot command never advertises or connects: the daemon owns the phone link.
+    async with Runtime(config, root=root, start_worker=start_worker,
+                       start_link=False) as runtime:
+        result = await body(runtime)
+        # `status` reads the status file: keep it true after a command changed the root.
+        await publish_idle_status(runtime, command)
+        return result
+
+
+@asynccontextmanager
+async def open_store(inv: Invocation) -> AsyncIterator[MemoryStore]:
+    """The memory store alone (safe beside a running daemon: SQLite WAL)."""
+    config = inv.config
+    await asyncio.to_thread(require_existing_root, inv.root)
+    root = await asyncio.to_thread(prepare_root, inv.root)
+    store = await MemoryStore.open(
+        root / "memory.sqlite3",
+        temporary_ttl=timedelta(days=config.memory.temporary_ttl_days),
+        long_term_ttl=timedelta(days=config.memory.long_term_ttl_days),
+    )
+    try:
+        yield store
+    finally:
+        await store.close()

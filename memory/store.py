@@ -27,6 +27,7 @@ from companion_memory.core.clock import Clock, SystemClock
 from companion_memory.memory import maintenance, owner
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
+from companion_memory.memory.errors import EmptyQueryError
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
 from companion_memory.memory.recall import (
     NEWER_WITHIN,
@@ -51,12 +52,14 @@ from companion_memory.memory.records import (
     MemoryRecord,
     SourceRef,
     Tier,
+    normalize_text,
     validate_sources,
     validate_text,
 )
 from companion_memory.memory.rows import (
     COLUMNS,
     fetch_record,
+    is_rejected_norm,
     record_from_row,
     require_aware,
     to_us,
@@ -281,8 +284,6 @@ class MemoryStore:
 
         Raises EmptyQueryError for an empty or all-stopword query.
         """
-        from companion_memory.memory.errors import EmptyQueryError
-
         _check_limit(limit)
         limit = min(limit, RECALL_LIMIT_MAX)
         wanted = owner.coerce_tiers(tiers)
@@ -463,18 +464,12 @@ class MemoryStore:
 
     async def rejected_many(self, texts: Sequence[str]) -> list[bool]:
         """`is_rejected` for each of `texts`, in order, in one store-thread job."""
-        from companion_memory.memory.records import normalize_text
-        from companion_memory.memory.rows import is_rejected_norm
-
         norms = [normalize_text(t) if isinstance(t, str) else "" for t in texts]
         if not norms:
             return []
         return await self.read(lambda conn: [is_rejected_norm(conn, n) for n in norms])
 
     async def is_rejected(self, text: str) -> bool:
-        from companion_memory.memory.records import normalize_text
-        from companion_memory.memory.rows import is_rejected_norm
-
         norm = normalize_text(text) if isinstance(text, str) else ""
         return await self.read(lambda conn: is_rejected_norm(conn, norm))
 

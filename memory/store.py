@@ -174,7 +174,7 @@ class MemoryStore:
         self._state = _State.OPEN
         self._writes = 0  # write transactions queued so far (ages the df cache)
         self._dfs = DocFreqCache()  # used on the store thread only
-        self._recall_cache = RecallCache()  # exact per write generation; store thread
+        self._recall_cache = RecallCache()  # exact while the file is unchanged; store thread
 
     @classmethod
     async def open(
@@ -292,14 +292,14 @@ class MemoryStore:
             raise EmptyQueryError()
         now_us = to_us(self.now())
         if self._dense is None:
-            cache, generation = self._recall_cache, self._writes
+            cache = self._recall_cache
             window = self._newer_within
 
             def job(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
                 found = search(
                     conn, terms, now_us=now_us, tiers=wanted,
                     limit=limit + TIEBREAK_EXTRA if window > 0 else limit,
-                    cache=cache, generation=generation,
+                    cache=cache,
                 )
                 return prefer_newer(conn, found, terms, window)[:limit]
 

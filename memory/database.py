@@ -23,7 +23,7 @@ from pathlib import Path
 
 from companion_memory.core.errors import StorageFailureError
 from companion_memory.memory.errors import DatabaseRefusedError
-from companion_memory.memory.migrations import Migration, all_migrations
+from companion_memory.memory.migrations import Migration, all_migrations, applied_stamp
 from companion_memory.memory.records import MemoryStoreError
 from companion_memory.memory.rejections import register as register_rejections
 from companion_memory.memory.schema import APPLICATION_ID, MIGRATIONS_TABLE
@@ -114,7 +114,7 @@ def _check_identity(conn: sqlite3.Connection, path: str, known: list[Migration])
     if MIGRATIONS_TABLE not in tables:
         raise DatabaseRefusedError(path, "it has no migration record")
     applied = [row[0] for row in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")]
-    names = {m.name for m in known}
+    names = {name for m in known for name in m.recorded_names}
     unknown = sorted(n for n in applied if n not in names)
     if unknown:
         raise DatabaseRefusedError(
@@ -146,8 +146,11 @@ def _apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> 
             # a fresh store waits here and finds the migration applied, instead of running
             # its DDL against tables that already exist.
             conn.execute("BEGIN IMMEDIATE")
+            recorded = migration.recorded_names
             done = conn.execute(
-                f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE name = ?", (migration.name,)
+                f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE name IN "
+                f"({', '.join('?' for _ in recorded)})",
+                recorded,
             ).fetchone()
             if done is not None:
                 conn.execute("ROLLBACK")
@@ -156,7 +159,7 @@ def _apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> 
                 conn.execute(statement)
             conn.execute(
                 f"INSERT INTO {MIGRATIONS_TABLE} (name, applied_at) VALUES (?, ?)",
-                (migration.name, datetime.now(UTC).isoformat()),
+                (migration.name, applied_stamp(datetime.now(UTC))),
             )
             conn.execute("COMMIT")
             ran.append(migration.name)
@@ -203,7 +206,7 @@ def _pending(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migr
     if MIGRATIONS_TABLE not in tables:
         return list(migrations)
     applied = {r[0] for r in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")}
-    return [m for m in migrations if m.name not in applied]
+    return [m for m in migrations if applied.isdisjoint(m.recorded_names)]
 
 
 def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:

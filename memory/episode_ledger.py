@@ -42,12 +42,9 @@ from typing import Any
 import orjson
 
 from companion_memory.core.errors import StateError
-from companion_memory.memory.migrations import Migration
+from companion_memory.memory.rejections import holds_any, scrub_json
 
-MIGRATIONS: list[Migration] = [
-    Migration(
-        name="episode_ledger_0001_create",
-        sql="""
+DDL = """
 CREATE TABLE episode_ledger (
     episode_id TEXT PRIMARY KEY,
     day TEXT NOT NULL,
@@ -65,9 +62,9 @@ CREATE TABLE episode_ledger (
     updated_at TEXT NOT NULL
 );
 CREATE INDEX episode_ledger_by_state ON episode_ledger (state, registered_at, episode_id);
-""",
-    ),
-]
+"""
+"""The ledger's table; migration `0006_episode_ledger_create` (`memory.migrations`)
+runs it."""
 
 
 class EpisodeState(StrEnum):
@@ -373,8 +370,6 @@ def scrub_proposals(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
     An item holding a needle is dropped whole (the others keep their indexes, so their
     derived memory ids do not change). A proposal still waiting to be applied is
     applied without it; a done row keeps only the scrubbed copy."""
-    from companion_memory.memory.rejections import holds_any, scrub_json
-
     changed = 0
     rows = conn.execute(
         "SELECT episode_id, proposal_json FROM episode_ledger WHERE proposal_json IS NOT NULL"

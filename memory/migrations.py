@@ -1,29 +1,123 @@
-"""Named schema migrations of the memory database.
+"""The one registry of the memory database's migrations, in the one order they run.
 
-Each migration runs in one transaction together with the row that records it.
-Modules that own tables (the store, the episode ledger, the sweep ledger) each
-declare a `MIGRATIONS` list; `all_migrations()` orders them.
+`open_database` (memory.database) applies every migration of `MIGRATIONS` that the
+file has not recorded, in this order, each in one transaction together with its row
+in `schema_migrations`. The modules that own tables keep their DDL as plain text
+(`memory.schema`, `memory.episode_ledger`, `memory.sweep_ledger`) and never import
+this module: the registry imports them, one way only.
+
+Naming: `NNNN_<area>_<change>`.
+- `NNNN` is the migration's position in `MIGRATIONS`, four digits, from 0001 with no
+  gap; a new migration is appended with the next number, never inserted.
+- `<area>` names the tables it changes and the module that owns them: `memory`
+  (memory.schema: memories, their index, tombstones, rejections, receipts, cursors),
+  `episode_ledger` (memory.episode_ledger), `sweep_ledger` (memory.sweep_ledger).
+- `<change>` is lowercase words joined by `_`.
+A name is never changed once released: it is what a database file records. Two
+migrations were released under older names (`episode_ledger_0001_create`,
+`sweep_0001_ledger`); they carry those in `former_names`, so a file that recorded
+them counts them as applied and is opened unchanged (its rows are not rewritten).
+`check_registry` enforces all of this when the module is imported.
+
+Timestamps: the `applied_at` of a migration's record is UTC ISO-8601 text with
+microseconds and offset, `2026-12-01T14:29:46.123456+00:00` (`applied_stamp`), as
+every record written so far. A timestamp column that a migration creates is an
+integer of microseconds since the Unix epoch (UTC) named `*_us` (`memory.rows.to_us`),
+as in three of the five migrations that created timestamp columns so far
+(0001, 0004, 0005); the two ledgers' `*_at` text columns predate this and stay.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from companion_memory.core.errors import InvalidInputError
+from companion_memory.memory import episode_ledger, schema, sweep_ledger
 
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """`name` is unique and never reused; `sql` is a script of DDL statements."""
+    """`name` is unique and never reused; `sql` is a script of DDL statements.
+
+    `former_names`: names a released version recorded for this same migration."""
 
     name: str
     sql: str
+    former_names: tuple[str, ...] = ()
+
+    @property
+    def recorded_names(self) -> tuple[str, ...]:
+        """Every name under which a database file may record this migration."""
+        return (self.name, *self.former_names)
+
+
+AREAS = ("memory", "episode_ledger", "sweep_ledger")
+"""The `<area>` part of a migration name (see the module docstring)."""
+
+_NAME = re.compile(r"(\d{4})_(" + "|".join(AREAS) + r")_([a-z0-9]+(?:_[a-z0-9]+)*)")
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("0001_memory_core", schema.CORE),
+    Migration("0002_memory_vocab", schema.VOCAB),
+    Migration("0003_memory_search_text", schema.SEARCH_TEXT),
+    Migration("0004_memory_detail_stems", schema.DETAIL_STEMS),
+    Migration("0005_memory_rejection_fingerprints", schema.REJECTION_FINGERPRINTS),
+    Migration("0006_episode_ledger_create", episode_ledger.DDL,
+              former_names=("episode_ledger_0001_create",)),
+    Migration("0007_sweep_ledger_create", sweep_ledger.DDL,
+              former_names=("sweep_0001_ledger",)),
+)
+"""Every migration, in the order they run on a new file."""
+
+
+def check_registry(migrations: Sequence[Migration]) -> None:
+    """Raise ValueError unless `migrations` follow the naming rules of this module:
+    `NNNN_<area>_<change>` numbered 0001.. in order, and no recorded name used twice."""
+    seen: set[str] = set()
+    for position, migration in enumerate(migrations, start=1):
+        match = _NAME.fullmatch(migration.name)
+        if match is None:
+            raise ValueError(
+                f"migration name {migration.name!r} does not follow NNNN_<area>_<change> "
+                f"(area one of: {', '.join(AREAS)}; change: lowercase words joined by _)"
+            )
+        if int(match.group(1)) != position:
+            raise ValueError(
+                f"migration {migration.name!r} is at position {position}; its number must "
+                f"be {position:04d} (numbers follow the registry order, no gaps)"
+            )
+        for name in migration.recorded_names:
+            if name in seen:
+                raise ValueError(f"migration name {name!r} is used twice; names are unique")
+            seen.add(name)
+
+
+check_registry(MIGRATIONS)
 
 
 def all_migrations() -> list[Migration]:
-    """Every migration, in the order they must run: store core, episode ledger, sweep ledger."""
-    from companion_memory.memory import episode_ledger, schema, sweep_ledger
+    """Every migration, in the order they must run (a copy of `MIGRATIONS`)."""
+    return list(MIGRATIONS)
 
-    ordered = [*schema.MIGRATIONS, *episode_ledger.MIGRATIONS, *sweep_ledger.MIGRATIONS]
-    names = [m.name for m in ordered]
-    if len(set(names)) != len(names):
-        raise RuntimeError("duplicate migration name")
-    return ordered
+
+def of_area(area: str) -> list[Migration]:
+    """The migrations of one `<area>`, in order."""
+    if area not in AREAS:
+        raise InvalidInputError(
+            f"unknown migration area {area!r}; known: {', '.join(AREAS)}",
+            code="unknown_migration_area",
+        )
+    return [m for m in MIGRATIONS if _area(m.name) == area]
+
+
+def _area(name: str) -> str | None:
+    match = _NAME.fullmatch(name)
+    return match.group(2) if match else None
+
+
+def applied_stamp(now: datetime) -> str:
+    """The `applied_at` text of a migration record applied at `now` (see module doc)."""
+    return now.astimezone(UTC).isoformat(timespec="microseconds")

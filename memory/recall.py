@@ -143,29 +143,53 @@ def _exclusive_matches(new: Sequence[str], seen: Sequence[str], rest: Sequence[s
     ]
 
 
+def data_version(conn: sqlite3.Connection) -> int:
+    """SQLite's `PRAGMA data_version` on `conn`: it changes when another connection to
+    the file (another MemoryStore, another process) commits, and never for this
+    connection's own commits. Inside a read transaction it is the snapshot's."""
+    return int(conn.execute("PRAGMA data_version").fetchone()[0])
+
+
+def write_mark(conn: sqlite3.Connection) -> tuple[int, int]:
+    """A value that changes whenever the database may have changed since it was last
+    read on `conn`: `data_version` for other connections' commits, `total_changes`
+    (rows this connection inserted, updated or deleted, triggers included) for its own
+    writes. Costs one pragma; no table is read."""
+    return data_version(conn), conn.total_changes
+
+
 class RecallCache:
-    """Exact per-term statistics for `search`, valid for one write generation.
+    """Exact per-term statistics for `search`, valid while the database is unchanged.
 
     Holds the index's row count, document counts (`memories_vocab.doc` walks a
     term's whole posting list) and term ceilings (the highest bm25() share the
-    term has in any row: one scoring pass over its rows). All are dropped when
-    the store's write generation changes, so pruning never rests on stale
-    figures. Store thread only.
+    term has in any row: one scoring pass over its rows). All are dropped when the
+    connection's `write_mark` moves, whoever wrote (this store, another store on
+    the file, another process), so pruning never rests on stale figures; while
+    nothing is written they are kept. Store thread only.
     """
 
     def __init__(self) -> None:
-        self._generation: int | None = None
+        self._key: tuple[object, ...] | None = None
         self.n_docs = 0
         self._dfs: dict[str, int] = {}
         self._ceilings: dict[str, float] = {}
+        self.rebuilds = 0
+        """How often the statistics were dropped and the row count re-read."""
 
-    def refresh(self, conn: sqlite3.Connection, generation: int | None) -> None:
-        """Drop everything unless `generation` is the one cached (None: always drop)."""
-        if generation is None or generation != self._generation:
+    def refresh(self, conn: sqlite3.Connection, generation: int | None = None) -> None:
+        """Drop everything unless the database is unchanged since the last refresh.
+
+        Unchanged: the same `write_mark(conn)` and the same `generation` (an extra key
+        a caller may add). Call it inside the read transaction the search runs in, so
+        the statistics and the rows come from one snapshot."""
+        key = (generation, *write_mark(conn))
+        if key != self._key:
             self._dfs.clear()
             self._ceilings.clear()
             self.n_docs = _indexed_rows(conn)
-            self._generation = generation
+            self._key = key
+            self.rebuilds += 1
         if len(self._dfs) > DF_CACHE_TERMS:
             self._dfs.clear()
             self._ceilings.clear()
@@ -214,14 +238,15 @@ def search(
     once `limit` rows are found and the k-th score beats the summed bounds of the
     terms not yet taken (any row not yet scored holds only those): first
     `term_bound`, then the cached exact ceilings. `cache` holds the per-term
-    statistics for write `generation` (a fresh one when None). Terms the index
+    statistics while the file is unchanged (`RecallCache`; a fresh one when None);
+    `generation` is an extra key of the cache a caller may add. Terms the index
     does not know by that spelling (df 0, e.g. diacritics) are taken first.
     """
     tier_values = sorted({Tier(t).value for t in tiers})
     if not terms or not tier_values or limit <= 0:
         return []
     stats = cache if cache is not None else RecallCache()
-    stats.refresh(conn, generation if cache is not None else None)
+    stats.refresh(conn, generation)
     dfs = stats.doc_freqs(conn, terms)
     order = sorted(terms, key=lambda t: dfs[t])
     bounds = [term_bound(stats.n_docs, dfs[t]) for t in order]
@@ -348,19 +373,29 @@ class DocFreqCache:
     the postings it counts. The counts only choose which terms a related lookup
     sends to FTS5 (what comes back is always a real, current FTS5 match ranked by
     BM25), so slightly stale counts are fine: they are dropped after
-    DF_CACHE_WRITES write transactions or when DF_CACHE_TERMS terms are held.
+    DF_CACHE_WRITES write transactions of this store, at once when another
+    connection (another store on the file, another process) has committed
+    (`data_version`), or when DF_CACHE_TERMS terms are held.
     """
 
     def __init__(self) -> None:
         self._dfs: dict[str, int] = {}
         self._generation = -1
+        self._version: int | None = None
 
     def lookup(
         self, conn: sqlite3.Connection, terms: Collection[str], generation: int
     ) -> dict[str, int]:
-        if generation - self._generation >= DF_CACHE_WRITES or len(self._dfs) > DF_CACHE_TERMS:
+        """`generation`: this store's write transactions so far."""
+        version = data_version(conn)
+        if (
+            generation - self._generation >= DF_CACHE_WRITES
+            or version != self._version
+            or len(self._dfs) > DF_CACHE_TERMS
+        ):
             self._dfs.clear()
             self._generation = generation
+            self._version = version
         missing = [t for t in terms if t not in self._dfs]
         for start in range(0, len(missing), 256):
             chunk = missing[start:start + 256]

@@ -4,18 +4,19 @@ receipts and cursors.
 Timestamps are integer microseconds since the Unix epoch (UTC), so expiry
 filters compare integers. The FTS index holds only `active` rows; triggers keep
 it in step with every insert, update and delete, whoever writes the row.
+
+The DDL scripts below are the `memory` migrations; `memory.migrations` names and
+orders them (0001-0005). This module imports nothing of the package.
 """
 
 from __future__ import annotations
-
-from companion_memory.memory.migrations import Migration
 
 APPLICATION_ID = 0x434D454D
 """`PRAGMA application_id` of a companion-memory database ("CMEM")."""
 
 MIGRATIONS_TABLE = "schema_migrations"
 
-_CORE = """
+CORE = """
 CREATE TABLE memories (
     rowid INTEGER PRIMARY KEY,
     memory_id TEXT NOT NULL UNIQUE,
@@ -104,13 +105,13 @@ CREATE TABLE memory_cursors (
 ) WITHOUT ROWID;
 """
 
-_VOCAB = """
+VOCAB = """
 CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
 """
 """Per-term document counts of the FTS index (no storage of its own); recall uses it to
 find the selective terms of a query."""
 
-_SEARCH_TEXT = """
+SEARCH_TEXT = """
 DROP TRIGGER memories_fts_insert;
 DROP TRIGGER memories_fts_delete;
 DROP TRIGGER memories_fts_update;
@@ -146,7 +147,7 @@ The content table still supplies `text` to readers of the FTS table; the index i
 ever maintained through these triggers (never FTS5 'rebuild', which would index the raw
 text)."""
 
-_DETAIL_STEMS = """
+DETAIL_STEMS = """
 ALTER TABLE memories ADD COLUMN detail TEXT NOT NULL DEFAULT '';
 ALTER TABLE memories ADD COLUMN detail_until_us INTEGER;
 
@@ -200,7 +201,7 @@ longer holds them), and the index is rebuilt to hold `search_document(text, deta
 (English and German stems, accents folded, glossary words; `memory.search_text`) for
 every active row. Subjects are indexed: a notification's memory is found by its key."""
 
-_REJECTION_FINGERPRINTS = """
+REJECTION_FINGERPRINTS = """
 CREATE TABLE memory_rejections_keyed (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     memory_id TEXT NOT NULL,
@@ -230,11 +231,3 @@ fingerprint with its secrets redacted before hashing, the text a gist with secre
 redacted and code-like tokens masked, the reason is redacted. The forgotten memories'
 own rows keep only the gist (no search-only detail), and the FTS index is merged so
 that no segment still holds their words."""
-
-MIGRATIONS: list[Migration] = [
-    Migration("0001_memory_core", _CORE),
-    Migration("0002_memory_vocab", _VOCAB),
-    Migration("0003_memory_search_text", _SEARCH_TEXT),
-    Migration("0004_memory_detail_stems", _DETAIL_STEMS),
-    Migration("0005_memory_rejection_fingerprints", _REJECTION_FINGERPRINTS),
-]

@@ -27,6 +27,7 @@ from companion_memory.core.clock import Clock, SystemClock
 from companion_memory.memory import maintenance, owner
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
+from companion_memory.memory.errors import EmptyQueryError
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
 from companion_memory.memory.recall import (
     NEWER_WITHIN,
@@ -51,12 +52,14 @@ from companion_memory.memory.records import (
     MemoryRecord,
     SourceRef,
     Tier,
+    normalize_text,
     validate_sources,
     validate_text,
 )
 from companion_memory.memory.rows import (
     COLUMNS,
     fetch_record,
+    is_rejected_norm,
     record_from_row,
     require_aware,
     to_us,
@@ -171,7 +174,7 @@ class MemoryStore:
         self._state = _State.OPEN
         self._writes = 0  # write transactions queued so far (ages the df cache)
         self._dfs = DocFreqCache()  # used on the store thread only
-        self._recall_cache = RecallCache()  # exact per write generation; store thread
+        self._recall_cache = RecallCache()  # exact while the file is unchanged; store thread
 
     @classmethod
     async def open(
@@ -281,8 +284,6 @@ class MemoryStore:
 
         Raises EmptyQueryError for an empty or all-stopword query.
         """
-        from companion_memory.memory.errors import EmptyQueryError
-
         _check_limit(limit)
         limit = min(limit, RECALL_LIMIT_MAX)
         wanted = owner.coerce_tiers(tiers)
@@ -291,14 +292,14 @@ class MemoryStore:
             raise EmptyQueryError()
         now_us = to_us(self.now())
         if self._dense is None:
-            cache, generation = self._recall_cache, self._writes
+            cache = self._recall_cache
             window = self._newer_within
 
             def job(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
                 found = search(
                     conn, terms, now_us=now_us, tiers=wanted,
                     limit=limit + TIEBREAK_EXTRA if window > 0 else limit,
-                    cache=cache, generation=generation,
+                    cache=cache,
                 )
                 return prefer_newer(conn, found, terms, window)[:limit]
 
@@ -463,18 +464,12 @@ class MemoryStore:
 
     async def rejected_many(self, texts: Sequence[str]) -> list[bool]:
         """`is_rejected` for each of `texts`, in order, in one store-thread job."""
-        from companion_memory.memory.records import normalize_text
-        from companion_memory.memory.rows import is_rejected_norm
-
         norms = [normalize_text(t) if isinstance(t, str) else "" for t in texts]
         if not norms:
             return []
         return await self.read(lambda conn: [is_rejected_norm(conn, n) for n in norms])
 
     async def is_rejected(self, text: str) -> bool:
-        from companion_memory.memory.records import normalize_text
-        from companion_memory.memory.rows import is_rejected_norm
-
         norm = normalize_text(text) if isinstance(text, str) else ""
         return await self.read(lambda conn: is_rejected_norm(conn, norm))
 

@@ -29,12 +29,9 @@ from datetime import date, datetime
 from typing import Any
 
 from companion_memory.core.errors import ConflictError, StateError
-from companion_memory.memory.migrations import Migration
+from companion_memory.memory.rejections import holds_any, scrub_json
 
-MIGRATIONS: list[Migration] = [
-    Migration(
-        name="sweep_0001_ledger",
-        sql="""
+DDL = """
         CREATE TABLE sweep_cursor (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             zone TEXT NOT NULL,
@@ -77,9 +74,9 @@ MIGRATIONS: list[Migration] = [
             updated_at TEXT NOT NULL,
             PRIMARY KEY (namespace, window_id)
         );
-        """,
-    )
-]
+        """
+"""The ledger's tables; migration `0007_sweep_ledger_create` (`memory.migrations`) runs
+it."""
 
 
 class SweepLedgerError(StateError):
@@ -412,8 +409,6 @@ def scrub_stages(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
     stages changed. A candidate holding a needle is dropped whole (each candidate
     carries its own digest; the others stay intact), the rest of the page (the raw
     model text) is scrubbed."""
-    from companion_memory.memory.rejections import holds_any, scrub_json
-
     changed = 0
     rows = conn.execute("SELECT namespace, window_id, output FROM sweep_stages").fetchall()
     for namespace, window_id, output in rows:

@@ -1,5 +1,5 @@
 """Helpers the command-line tests share: run a command of this checkout, parse its
-JSON, build feed lines and a sample episode.
+JSON, build feed lines and a sample episode, start and stop a daemon.
 
 `CLI` is this interpreter running `python -m companion_memory`, and the test session
 refuses to start when `companion_memory` would be imported from another checkout
@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,27 @@ def event(key: str, body: str, *, kind: str = "added", app: str = "net.whatsapp.
           title: str = "Anna", at: str = "2026-03-12T08:00:00Z") -> bytes:
     return orjson.dumps({"kind": kind, "key": key, "app_id": app, "title": title, "body": body,
                          "posted_at": at})
+
+
+def start(root: Path, config: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([*CLI, "--root", str(root), "--config", str(config), "run"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    status = root / "daemon" / "status.json"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if status.exists() and orjson.loads(status.read_bytes()).get("pid") == proc.pid:
+            return proc
+        if proc.poll() is not None:
+            raise AssertionError(proc.communicate()[1].decode())
+        time.sleep(0.05)
+    proc.kill()
+    proc.communicate()
+    raise AssertionError("daemon did not write its status")
+
+
+def wait_exit(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
+    _, err = proc.communicate(timeout=60)
+    return proc.returncode, err.decode()
 
 
 EPISODE = {

@@ -8,7 +8,6 @@ import errno
 import os
 import signal
 import sqlite3
-import subprocess
 import threading
 import time
 from datetime import UTC, datetime
@@ -23,28 +22,7 @@ from companion_memory.device import Runtime, parse_config
 from companion_memory.device.daemon import _watch_rounds
 from companion_memory.storage.fs import RealFileSystem, StorageIOError
 from companion_memory.storage.monitor import FakeDiskProbe
-from tests.device.helpers import CLI, as_json, cli, event
-
-
-def start(root: Path, config: Path) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([*CLI, "--root", str(root), "--config", str(config), "run"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    status = root / "daemon" / "status.json"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if status.exists() and orjson.loads(status.read_bytes()).get("pid") == proc.pid:
-            return proc
-        if proc.poll() is not None:
-            raise AssertionError(proc.communicate()[1].decode())
-        time.sleep(0.05)
-    proc.kill()
-    proc.communicate()
-    raise AssertionError("daemon did not write its status")
-
-
-def wait_exit(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
-    _, err = proc.communicate(timeout=60)
-    return proc.returncode, err.decode()
+from tests.device.helpers import as_json, cli, event, start, wait_exit
 
 
 def test_daemon_lock_status_stop_and_sigint(tmp_path: Path) -> None:

@@ -21,14 +21,13 @@ import pytest
 
 from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.provider import ModelRequest, ModelResponse
-from companion_memory.device.feed_input import FEED_BATCH_LINES
 from companion_memory.device.config import Config, WorkerConfig, check_bounds, parse_config
 from companion_memory.device.daemon import serve
 from companion_memory.device.errors import ConfigError
+from companion_memory.device.feed_input import FEED_BATCH_LINES
 from companion_memory.device.root import MARKER
 from companion_memory.device.runtime import scenario_fallbacks
-from tests.device.helpers import CLI, as_json, cli, event
-from tests.device.test_daemon import start, wait_exit
+from tests.device.helpers import CLI, as_json, cli, event, start, wait_exit
 
 RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 

@@ -10,6 +10,7 @@ import pytest
 
 from companion_memory.memory import episode_ledger as ledger
 from companion_memory.memory.episode_ledger import EpisodeState, LedgerStateError
+from companion_memory.memory.migrations import of_area
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -17,7 +18,7 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 @pytest.fixture
 def conn() -> Iterator[sqlite3.Connection]:
     connection = sqlite3.connect(":memory:", isolation_level=None)
-    for migration in ledger.MIGRATIONS:
+    for migration in of_area("episode_ledger"):
         connection.executescript(migration.sql)
     yield connection
     connection.close()
@@ -30,8 +31,8 @@ def state(conn: sqlite3.Connection, eid: str) -> EpisodeState:
 
 
 def test_tables_are_prefixed() -> None:
-    for migration in ledger.MIGRATIONS:
-        assert migration.name.startswith("episode_")
+    for migration in of_area("episode_ledger"):
+        assert migration.name.split("_", 1)[1].startswith("episode_")
         for line in migration.sql.splitlines():
             if line.startswith(("CREATE TABLE", "CREATE INDEX")):
                 assert line.split()[2].startswith("episode_"), line

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from companion_memory.memory import MemoryStore
 from companion_memory.memory.database import _apply_migrations
+from companion_memory.memory.migrations import MIGRATIONS
 from companion_memory.memory.recall import query_terms
-from companion_memory.memory.schema import MIGRATIONS
 from companion_memory.memory.search_text import joined_forms, search_document, search_text
 from tests.memory.helpers import create, remove, update
 

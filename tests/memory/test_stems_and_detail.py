@@ -27,8 +27,8 @@ from companion_memory.memory import (
     Tier,
 )
 from companion_memory.memory.database import _apply_migrations
+from companion_memory.memory.migrations import MIGRATIONS
 from companion_memory.memory.records import InvalidMemoryError
-from companion_memory.memory.schema import MIGRATIONS
 from companion_memory.memory.search_text import search_document
 from tests.memory.helpers import create
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion_memory.agent.model.provider import ModelRequest
 from companion_memory.agent.notifications.contract import batch_schema, output_budget, read_answer
-from tests.notifications.test_contract import ITEMS
+from tests.notifications.contract_items import ITEMS
 
 
 @pytest.mark.llama

@@ -14,7 +14,7 @@ import pytest
 from companion_memory.agent.model.forced import Skeleton
 from companion_memory.agent.model.schema_tools import validate_json
 from companion_memory.agent.notifications.contract import batch_schema, output_budget
-from tests.notifications.test_contract import ITEMS
+from tests.notifications.contract_items import ITEMS
 
 
 def _write(schema: dict[str, Any], free: dict[int, str]) -> tuple[str, int]:

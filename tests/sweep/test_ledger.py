@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from companion_memory.memory import sweep_ledger as L
-from companion_memory.memory.migrations import all_migrations
+from companion_memory.memory.migrations import all_migrations, of_area
 
 NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
 
@@ -16,7 +16,7 @@ NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
 @pytest.fixture
 def conn() -> sqlite3.Connection:
     db = sqlite3.connect(":memory:")
-    for migration in L.MIGRATIONS:
+    for migration in of_area("sweep_ledger"):
         db.executescript(migration.sql)
     return db
 
@@ -32,9 +32,9 @@ def cursor(window_id: str, day: int, *, ns: int = 1, kind: str = "swept") -> L.S
 
 def test_tables_are_prefixed_and_registered() -> None:
     names = [m.name for m in all_migrations()]
-    assert "sweep_0001_ledger" in names
+    assert "0007_sweep_ledger_create" in names
     db = sqlite3.connect(":memory:")
-    db.executescript(L.MIGRATIONS[0].sql)
+    db.executescript(L.DDL)
     tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
     assert tables and all(t.startswith("sweep_") for t in tables)
 

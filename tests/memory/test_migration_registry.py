@@ -1,0 +1,153 @@
+"""The migration registry: one order, one naming rule, and files written before the
+rename (which recorded `episode_ledger_0001_create` and `sweep_0001_ledger`) open
+unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from companion_memory.core.errors import InvalidInputError
+from companion_memory.memory import MemoryStore
+from companion_memory.memory import episode_ledger as ledger
+from companion_memory.memory.database import _apply_migrations, open_database
+from companion_memory.memory.migrations import (
+    MIGRATIONS,
+    Migration,
+    applied_stamp,
+    check_registry,
+    of_area,
+)
+from companion_memory.memory.rejections import register as register_rejections
+from companion_memory.memory.search_text import register as register_search_text
+
+RECORDED_BEFORE_THE_RENAME = [
+    "0001_memory_core",
+    "0002_memory_vocab",
+    "0003_memory_search_text",
+    "0004_memory_detail_stems",
+    "0005_memory_rejection_fingerprints",
+    "episode_ledger_0001_create",
+    "sweep_0001_ledger",
+]
+"""The ids a database created by the code before the registry records, in the order
+it applied them."""
+
+
+def _old_database(path: Path, recorded: list[str]) -> None:
+    """A file as the code before the rename left it: the same DDL, recorded under the
+    ids of that time, with a memory, an episode ledger row and a sweep cursor."""
+    by_recorded = {name: m for m in MIGRATIONS for name in m.recorded_names}
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        register_search_text(conn)
+        register_rejections(conn)
+        conn.execute("PRAGMA journal_mode = WAL")
+        _apply_migrations(conn, [Migration(n, by_recorded[n].sql) for n in recorded])
+        conn.execute(
+            "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
+            "sources, created_us, updated_us, status, auto) VALUES ('old', 1, 'long_term', "
+            "'fact', 'Guest Wi-Fi password is on the fridge', 'x', 'inference', '[]', "
+            "0, 0, 'active', 1)"
+        )
+        ledger.register(conn, [("2026-11-30", "ep1")], datetime(2026, 11, 30, tzinfo=UTC))
+        conn.execute(
+            "INSERT INTO sweep_cursor (id, zone, local_date, start_utc, end_utc, window_id, "
+            "kind, updated_at) VALUES (1, 'UTC', '2026-11-29', 'a', 'b', 'w1', 'swept', 'c')"
+        )
+    finally:
+        conn.close()
+
+
+def _snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    conn = sqlite3.connect(path)
+    try:
+        return {
+            "schema": conn.execute(
+                "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+            ).fetchall(),
+            "recorded": conn.execute(
+                "SELECT name, applied_at FROM schema_migrations ORDER BY name"
+            ).fetchall(),
+            "memories": conn.execute("SELECT * FROM memories ORDER BY rowid").fetchall(),
+            "episodes": conn.execute("SELECT * FROM episode_ledger").fetchall(),
+            "cursor": conn.execute("SELECT * FROM sweep_cursor").fetchall(),
+        }
+    finally:
+        conn.close()
+
+
+async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    await asyncio.to_thread(_old_database, path, RECORDED_BEFORE_THE_RENAME)
+    before = await asyncio.to_thread(_snapshot, path)
+    assert [name for name, _ in before["recorded"]] == sorted(RECORDED_BEFORE_THE_RENAME)
+    for _ in range(2):
+        store = await MemoryStore.open(path)
+        try:
+            hits = await store.recall("wifi password")
+            assert [h.record.memory_id for h in hits] == ["old"]
+            row = await store.read(lambda conn: ledger.get(conn, "ep1"))
+            assert row is not None and row.state is ledger.EpisodeState.PENDING
+        finally:
+            await store.close()
+    assert await asyncio.to_thread(_snapshot, path) == before
+
+
+def test_a_database_from_before_0003_gets_only_the_missing_migrations(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    recorded = ["0001_memory_core", "0002_memory_vocab", "episode_ledger_0001_create",
+                "sweep_0001_ledger"]
+    _old_database(path, recorded)
+    open_database(path).close()
+    names = [n for n, _ in _snapshot(path)["recorded"]]
+    assert sorted(names) == sorted([*recorded, "0003_memory_search_text",
+                                    "0004_memory_detail_stems",
+                                    "0005_memory_rejection_fingerprints"])
+
+
+def test_a_new_database_records_the_registry_names(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    open_database(path).close()
+    recorded = _snapshot(path)["recorded"]
+    assert [n for n, _ in recorded] == sorted(m.name for m in MIGRATIONS)
+    stamp = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00")
+    assert all(stamp.fullmatch(str(at)) for _, at in recorded), recorded
+
+
+def test_the_registry_follows_its_naming_rule() -> None:
+    check_registry(MIGRATIONS)
+    assert [m.name[:4] for m in MIGRATIONS] == [f"{i:04d}" for i in range(1, len(MIGRATIONS) + 1)]
+    assert [m.name for m in of_area("episode_ledger")] == ["0006_episode_ledger_create"]
+    assert [m.name for m in of_area("sweep_ledger")] == ["0007_sweep_ledger_create"]
+    assert len(of_area("memory")) == 5
+    with pytest.raises(InvalidInputError, match="unknown migration area 'attic'; known: memory"):
+        of_area("attic")
+
+
+@pytest.mark.parametrize(
+    ("migrations", "message"),
+    [
+        ([Migration("sweep_0001_ledger", "")], "does not follow NNNN_<area>_<change>"),
+        ([Migration("0001_attic_create", "")], "does not follow NNNN_<area>_<change>"),
+        ([Migration("0001_memory_Core", "")], "does not follow NNNN_<area>_<change>"),
+        ([Migration("0002_memory_core", "")], "at position 1; its number must be 0001"),
+        ([Migration("0001_memory_core", "", former_names=("x",)),
+          Migration("0002_memory_vocab", "", former_names=("x",))], "'x' is used twice"),
+    ],
+)
+def test_a_registry_breaking_the_rule_is_refused(
+    migrations: list[Migration], message: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        check_registry(migrations)
+
+
+def test_applied_stamp_is_fixed_width_utc() -> None:
+    assert applied_stamp(datetime(2026, 12, 1, 14, 29, 46, tzinfo=UTC)) == \
+        "2026-12-01T14:29:46.000000+00:00"

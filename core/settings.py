@@ -17,10 +17,10 @@ The field's type is the type of its default: a bool field takes only bools, an
 int field only ints (a bool is not an int here), a float field ints or floats
 (stored as float), a str field only strings. NaN and the infinities are refused
 by name before any range test (NaN compares false with everything). A field whose
-default is itself a settings object (a nested table) must hold an instance of
-that class. `check_setting(cls, name, value)` applies one field's rule to a loose
-value, so a component that also takes keyword arguments checks them against the
-same bounds.
+default factory is a settings class (a nested table, declared with
+`field(default_factory=TheSettings)`) must hold an instance of that class.
+`check_setting(cls, name, value)` applies one field's rule to a loose value, so a
+component that also takes keyword arguments checks them against the same bounds.
 """
 
 from __future__ import annotations
@@ -77,8 +77,6 @@ def setting(default: Any, *, low: float | None = None, high: float | None = None
     if low is not None and above is not None:
         raise ValueError("a setting has `low` or `above`, not both")
     meta = {"low": low, "high": high, "above": above, "choices": choices, "doc": doc}
-    if is_dataclass(default):
-        return field(default_factory=type(default), metadata=meta)
     return field(default=default, metadata=meta)
 
 

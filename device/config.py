@@ -69,14 +69,14 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Config:
     log_level: str = setting("info", choices=LOG_LEVELS)
-    intake: IntakeSettings = setting(IntakeSettings())
-    worker: WorkerSettings = setting(WorkerSettings())
-    memory: MemorySettings = setting(MemorySettings())
-    episodes: EpisodesSettings = setting(EpisodesSettings())
-    sweep: SweepSettings = setting(SweepSettings())
-    storage: StorageSettings = setting(StorageSettings())
-    provider: ProviderOptions = setting(ProviderOptions())
-    link: LinkSettings = setting(LinkSettings())
+    intake: IntakeSettings = field(default_factory=IntakeSettings)
+    worker: WorkerSettings = field(default_factory=WorkerSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    episodes: EpisodesSettings = field(default_factory=EpisodesSettings)
+    sweep: SweepSettings = field(default_factory=SweepSettings)
+    storage: StorageSettings = field(default_factory=StorageSettings)
+    provider: ProviderOptions = field(default_factory=ProviderOptions)
+    link: LinkSettings = field(default_factory=LinkSettings)
     source: str | None = field(default=None, metadata={"internal": True})
     """The file it came from (None: defaults only). Not a TOML key."""
 

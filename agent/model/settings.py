@@ -16,7 +16,7 @@ passes here also passes `ProviderSettings` (a refusal comes back as a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from companion_memory.core.errors import CompanionMemoryError
@@ -192,8 +192,8 @@ class ProviderOptions:
     deadline_s: float = setting(120.0, low=0.1, high=3600.0, doc="per model call")
     daily_calls: int = setting(500, low=1, high=10_000_000, doc="persistent daily call budget")
     daily_tokens: int = setting(1_000_000, low=1, high=10_000_000_000, doc="daily token budget")
-    llama: LlamaOptions = setting(LlamaOptions())
-    openai: OpenAIOptions = setting(OpenAIOptions())
+    llama: LlamaOptions = field(default_factory=LlamaOptions)
+    openai: OpenAIOptions = field(default_factory=OpenAIOptions)
 
     def __post_init__(self) -> None:
         validate_settings(self)

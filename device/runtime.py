@@ -23,7 +23,6 @@ import logging
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import replace
-from datetime import timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -61,11 +60,8 @@ from companion_memory.memory.store import MemoryStore, RecallHit, SaveResult
 from companion_memory.storage.fs import FileSystem, RealFileSystem
 from companion_memory.storage.monitor import (
     DiskProbe,
-    MiB,
     StatvfsProbe,
-    StorageLevel,
     StorageMonitor,
-    Thresholds,
 )
 
 log = logging.getLogger("companion_memory.device.runtime")
@@ -196,9 +192,7 @@ class Runtime:
                 )
                 self.store = await MemoryStore.open(
                     self.root / "memory.sqlite3",
-                    clock=self.clock,
-                    temporary_ttl=timedelta(days=cfg.memory.temporary_ttl_days),
-                    long_term_ttl=timedelta(days=cfg.memory.long_term_ttl_days),
+                    clock=self.clock, settings=cfg.memory,
                 )
                 stack.push_async_callback(self.store.close)
                 self.context = await NotificationContext.open(
@@ -223,7 +217,7 @@ class Runtime:
                 self._zone = await asyncio.to_thread(ZoneInfo, self.config.sweep.zone)
                 self._wire_processors()
                 self.worker = MemoryWorker(
-                    clock=self.clock, idle_delay=cfg.worker.idle_delay_s,
+                    clock=self.clock, settings=cfg.worker,
                     logger=logging.getLogger("companion_memory.agent.worker"),
                 )
                 for processor in self.processors:
@@ -236,6 +230,7 @@ class Runtime:
                     self.link = PhoneLinkService(
                         cfg.link, self.ring, zone=cfg.sweep.zone, clock=self.clock,
                         connect=self._link_connect,
+                        body_limit_bytes=cfg.intake.body_limit_bytes,
                     )
                     await self.link.start()
                     stack.push_async_callback(self.link.stop)
@@ -251,44 +246,29 @@ class Runtime:
         cfg = self.config
         s = cfg.storage
         self.monitor = StorageMonitor(
-            self._probe or StatvfsProbe(str(self.root)),
-            Thresholds(
-                warning=s.warning_free_mb * MiB,
-                critical=s.critical_free_mb * MiB,
-                emergency=s.emergency_free_mb * MiB,
-                hysteresis=s.hysteresis_mb * MiB,
-            ),
+            self._probe or StatvfsProbe(str(self.root)), s.thresholds(),
         )
-        retention = {
-            StorageLevel.NORMAL: s.normal_retention_days,
-            StorageLevel.WARNING: s.warning_retention_days,
-            StorageLevel.CRITICAL: s.critical_retention_days,
-        }
+        retention = s.retention()
         self.monitor.register(NotificationShardCleaner(self.context, self.clock, retention))
         self.monitor.register(TemporaryMemoryCleaner(self.store))
         self.monitor.register(ReportsCleaner(self.fs, self.root, self.clock, retention))
         pause_intake_with_level(self.monitor, self.context)
         self.recorder = EpisodeRecorder(
-            str(self.root), fs=self.fs, clock=self.clock, max_bytes=cfg.episodes.max_bytes
+            str(self.root), fs=self.fs, clock=self.clock, settings=cfg.episodes
         )
         self.episodes = EpisodeProcessor(
             self.recorder, self.store, self.engine, clock=self.clock,
-            batch_size=cfg.episodes.batch_size, retry_budget=cfg.worker.retry_budget,
+            settings=cfg.episodes, retry_budget=cfg.worker.retry_budget,
         )
         self.notifications = NotificationProcessor(
-            self.context, self.store, self.engine, clock=self.clock,
-            batch_size=cfg.intake.batch_size, consume_limit=cfg.intake.consume_limit,
+            self.context, self.store, self.engine, clock=self.clock, settings=cfg.intake,
             retry_budget=cfg.worker.retry_budget, related_limit=cfg.worker.related_limit,
             zone=self._zone,
             items_per_call=None if cfg.provider.kind == "deterministic"
             else items_per_call(cfg.provider.max_output_tokens),
         )
-        sw = cfg.sweep
         self.sweep = DailySweepProcessor(
-            self.context, self.store, self.engine, clock=self.clock, zone=sw.zone,
-            enabled=sw.enabled, kill_switch=sw.kill_switch,
-            max_days_per_run=sw.max_days_per_run, max_candidates=sw.max_candidates,
-            max_writes=sw.max_writes,
+            self.context, self.store, self.engine, clock=self.clock, settings=cfg.sweep,
         )
         self.processors: list[Processor] = [
             StorageMaintenanceProcessor(self.monitor),

@@ -31,17 +31,12 @@ class StorageSettings:
 
     def __post_init__(self) -> None:
         validate_settings(self)
-        if not self.warning_free_mb > self.critical_free_mb:
+        if not self.warning_free_mb > self.critical_free_mb > self.emergency_free_mb:
             raise SettingsError(
                 "warning_free_mb", self.warning_free_mb,
-                f"more than critical_free_mb ({self.critical_free_mb})",
-                problem="is not above the critical threshold",
-            )
-        if not self.critical_free_mb > self.emergency_free_mb:
-            raise SettingsError(
-                "critical_free_mb", self.critical_free_mb,
-                f"more than emergency_free_mb ({self.emergency_free_mb})",
-                problem="is not above the emergency threshold",
+                "warning_free_mb > critical_free_mb > emergency_free_mb (got "
+                f"{self.warning_free_mb}, {self.critical_free_mb}, {self.emergency_free_mb})",
+                problem="breaks the order of the thresholds",
             )
         self.thresholds()  # the monitor's own rule, so nothing it refuses gets past here
 

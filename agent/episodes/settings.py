@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion_memory.agent.episodes.model import DEFAULT_MAX_BYTES
 from companion_memory.core.settings import setting, validate_settings
 
 EPISODES_PER_CALL = 5
@@ -22,7 +23,7 @@ MIN_EPISODE_BYTES = 1024
 class EpisodesSettings:
     batch_size: int = setting(EPISODES_PER_CALL, low=1, high=EPISODES_PER_CALL,
                               doc="episodes per model call")
-    max_bytes: int = setting(262_144, low=MIN_EPISODE_BYTES, high=16_777_216,
+    max_bytes: int = setting(DEFAULT_MAX_BYTES, low=MIN_EPISODE_BYTES, high=16_777_216,
                              doc="largest episode file")
 
     def __post_init__(self) -> None:

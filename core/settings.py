@@ -114,7 +114,7 @@ def _check(f: Field[Any], value: Any) -> Any:
     default = _default_of(f)
     if is_dataclass(default):
         if not isinstance(value, type(default)):
-            want_name = f"a {type(default).__name__}"
+            want_name = f"an instance of {type(default).__name__}"
             raise SettingsError(
                 f.name, value, want_name, problem=f"is {_type_name(value)}",
                 sentence=f"{{key}} = {shown(value)} is {_type_name(value)}; it must be {want_name}",

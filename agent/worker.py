@@ -24,6 +24,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -31,9 +32,30 @@ from companion_memory.agent.processor import BatchOutcome, Processor, ProcessorR
 from companion_memory.agent.report import RoundReport
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import CompanionMemoryError, StateError
+from companion_memory.core.settings import setting, validate_settings
 
 DEFAULT_IDLE_DELAY_S = 300.0
 """The design's five minutes without foreground activity before memory work runs."""
+
+MAX_RETRY_BUDGET = 100
+"""Most attempts a processor makes at one batch before recording it as a gap."""
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSettings:
+    """The worker's idle delay and the per-batch limits every processor shares (`[worker]`).
+
+    `retry_budget` and `related_limit` are checked here once and handed to the
+    processors; each processor checks a loose value against these same fields."""
+
+    idle_delay_s: float = setting(DEFAULT_IDLE_DELAY_S, above=0.0, high=86_400.0,
+                                  doc="idle window delay")
+    retry_budget: int = setting(3, low=1, high=MAX_RETRY_BUDGET,
+                                doc="attempts before a batch is a gap")
+    related_limit: int = setting(3, low=0, high=20, doc="related memories per notification")
+
+    def __post_init__(self) -> None:
+        validate_settings(self)
 
 DEFAULT_MAX_BATCHES = 10_000
 """Upper bound of batches in one window, so a window always ends."""
@@ -70,7 +92,10 @@ class MemoryWorker:
         idle_delay: float = DEFAULT_IDLE_DELAY_S,
         logger: logging.Logger | None = None,
         max_batches_per_window: int = DEFAULT_MAX_BATCHES,
+        settings: WorkerSettings | None = None,
     ) -> None:
+        if settings is not None:
+            idle_delay = settings.idle_delay_s
         if (not isinstance(idle_delay, int | float) or isinstance(idle_delay, bool)
                 or not math.isfinite(idle_delay) or idle_delay <= 0):
             # NaN compares false with everything: a NaN delay would make every window due

@@ -7,7 +7,7 @@ in a `NotificationEvent`. Text fields are never put into error messages.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -42,6 +42,18 @@ def _truncate_utf8(text: str, limit: int) -> tuple[str, bool]:
     if len(raw) <= limit:
         return text, False
     return raw[:limit].decode("utf-8", errors="ignore"), True
+
+
+def cap_body(event: NotificationEvent, limit: int) -> NotificationEvent:
+    """`event` with its body cut to at most `limit` UTF-8 bytes at a character boundary
+    and flagged `truncated` (the same event when it already fits). Every phone link
+    applies the configured cap (`intake.body_limit_bytes`) with this before it publishes."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"the body cap is a positive number of bytes (got {limit!r})")
+    body, cut = _truncate_utf8(event.body, limit)
+    if not cut:
+        return event
+    return replace(event, body=body, truncated=True)
 
 
 EARLIEST_EVENT_TIME = datetime(1900, 1, 1, tzinfo=UTC)

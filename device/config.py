@@ -1,10 +1,16 @@
 """The configuration: one TOML file, every default written here, validated at start.
 
 `load_config(path, env)` reads the file (when given), applies environment
-overrides and returns a frozen `Config`. Unknown sections or keys and values of
-the wrong type or out of range raise `ConfigError` naming the dotted key, the bad
-value and what is allowed. Secrets never live in the file: the OpenAI-compatible
-provider names the environment variable that holds its key (`api_key_env`).
+overrides and returns a frozen `Config`. Each TOML section is the settings
+object of the component that uses it (`[sweep]` is `agent.sweep.SweepSettings`,
+`[storage]` is `storage.settings.StorageSettings`, ...); each checks its own
+values, bounds and cross-field rules when it is built, so a `Config` built in
+code with a bad value fails when it is built, as a file does. This module only
+maps TOML onto those objects: unknown sections or keys, and any `SettingsError`
+of a section, raise `ConfigError` naming the dotted key (`sweep.max_candidates`),
+the bad value and what is allowed. Secrets never live in the file: the
+OpenAI-compatible provider names the environment variable that holds its key
+(`api_key_env`).
 
 Environment overrides: `COMPANION_MEMORY_LOG_LEVEL` (log level),
 `COMPANION_MEMORY_PROVIDER` (provider.kind) and `COMPANION_MEMORY_LLAMA_MODEL`
@@ -13,142 +19,69 @@ Environment overrides: `COMPANION_MEMORY_LOG_LEVEL` (log level),
 
 from __future__ import annotations
 
-import math
 import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, cast
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from companion_memory.agent.episodes.settings import EpisodesSettings
+from companion_memory.agent.model.settings import (
+    FALLBACKS,
+    PROVIDER_KINDS,
+    RESPONSE_FORMATS,
+    LlamaOptions,
+    OpenAIOptions,
+    ProviderOptions,
+)
+from companion_memory.agent.notifications.settings import IntakeSettings
+from companion_memory.agent.sweep.settings import SweepSettings
+from companion_memory.agent.worker import WorkerSettings
+from companion_memory.ble.settings import LINK_KINDS, LinkSettings
+from companion_memory.core.settings import SettingsError, setting, validate_settings
 from companion_memory.device.errors import ConfigError
+from companion_memory.memory.settings import MemorySettings
+from companion_memory.storage.settings import StorageSettings
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
-PROVIDER_KINDS = ("deterministic", "llama", "openai")
-FALLBACKS = ("none", "deterministic", "llama", "openai")
-RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 
+# The sections under their configuration names (one class each, owned by its component).
+IntakeConfig = IntakeSettings
+WorkerConfig = WorkerSettings
+MemoryConfig = MemorySettings
+EpisodesConfig = EpisodesSettings
+SweepConfig = SweepSettings
+StorageConfig = StorageSettings
+LinkConfig = LinkSettings
+LlamaConfig = LlamaOptions
+OpenAIConfig = OpenAIOptions
+ProviderConfig = ProviderOptions
 
-def _opt(default: Any, *, low: float | None = None, high: float | None = None,
-         above: float | None = None, choices: tuple[str, ...] | None = None,
-         doc: str = "") -> Any:
-    """A setting with its bounds: `low`..`high` inclusive, or more than `above` (a
-    duration of zero would make a loop spin or a wait never end)."""
-    meta = {"low": low, "high": high, "above": above, "choices": choices, "doc": doc}
-    return field(default=default, metadata=meta)
-
-
-@dataclass(frozen=True, slots=True)
-class IntakeConfig:
-    body_limit_bytes: int = _opt(4096, low=64, high=4096, doc="notification body cap")
-    consume_limit: int = _opt(100, low=1, high=10_000, doc="ring entries per consume")
-    batch_size: int = _opt(10, low=1, high=100, doc="notifications per model call")
-    replay_window: int = _opt(4096, low=0, high=1_000_000, doc="fingerprints kept")
-    ring_capacity: int = _opt(1024, low=1, high=1_000_000, doc="ring entries")
-
-
-@dataclass(frozen=True, slots=True)
-class WorkerConfig:
-    idle_delay_s: float = _opt(300.0, above=0.0, high=86_400.0, doc="idle window delay")
-    retry_budget: int = _opt(3, low=1, high=100, doc="attempts before a batch is a gap")
-    related_limit: int = _opt(3, low=0, high=20, doc="related memories per notification")
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryConfig:
-    temporary_ttl_days: float = _opt(7.0, low=0.01, high=3650.0, doc="Temporary expiry")
-    long_term_ttl_days: float = _opt(90.0, low=0.01, high=36_500.0, doc="auto Long-Term expiry")
-
-
-@dataclass(frozen=True, slots=True)
-class EpisodesConfig:
-    batch_size: int = _opt(5, low=1, high=5, doc="episodes per model call")
-    max_bytes: int = _opt(262_144, low=1024, high=16_777_216, doc="largest episode file")
-
-
-@dataclass(frozen=True, slots=True)
-class SweepConfig:
-    enabled: bool = _opt(False, doc="run the daily sweep")
-    kill_switch: bool = _opt(False, doc="overrides enabled; stops future sweep writes")
-    zone: str = _opt("UTC", doc="IANA zone of the device's local day")
-    max_days_per_run: int = _opt(3, low=1, high=31)
-    max_candidates: int = _opt(32, low=1, high=1000)
-    max_writes: int = _opt(16, low=1, high=1000)
-
-
-@dataclass(frozen=True, slots=True)
-class StorageConfig:
-    warning_free_mb: int = _opt(1024, low=1, high=10_000_000, doc="Warning below this free")
-    critical_free_mb: int = _opt(256, low=1, high=10_000_000, doc="Critical below this free")
-    emergency_free_mb: int = _opt(64, low=1, high=10_000_000, doc="Emergency below this free")
-    hysteresis_mb: int = _opt(32, low=0, high=1_000_000, doc="recovery margin (no flapping)")
-    normal_retention_days: int = _opt(14, low=1, high=3650)
-    warning_retention_days: int = _opt(7, low=1, high=3650)
-    critical_retention_days: int = _opt(1, low=0, high=3650)
-    check_interval_s: float = _opt(60.0, low=1.0, high=86_400.0,
-                                  doc="daemon status refresh between rounds")
-
-
-LINK_KINDS = ("none", "ancs", "android")
-
-
-@dataclass(frozen=True, slots=True)
-class LinkConfig:
-    kind: str = _opt("none", choices=LINK_KINDS,
-                     doc="phone link: ancs = iPhone, android = the companion app")
-    address: str = _opt("", doc="phone's BLE address; empty = the phone that connected to us")
-    adapter: str = _opt("", doc="BlueZ adapter, e.g. hci0; empty = bleak's choice")
-    advertise: bool = _opt(True, doc="advertise the ANCS solicitation (ancs only)")
-    local_name: str = _opt("companion", doc="advertised name")
-    backoff_initial_s: float = _opt(1.0, low=0.1, high=3600.0, doc="first reconnect delay")
-    backoff_max_s: float = _opt(60.0, low=0.1, high=86_400.0, doc="longest reconnect delay")
-
-
-@dataclass(frozen=True, slots=True)
-class LlamaConfig:
-    model_path: str = _opt("", doc="GGUF file; 'small' = the bundled gemma3-270m test model")
-    n_ctx: int = _opt(4096, low=256, high=131_072)
-    n_threads: int = _opt(0, low=0, high=256, doc="0 = llama.cpp's choice")
-    max_prompt_tokens: int = _opt(3072, low=64, high=131_072, doc="fewer than n_ctx")
-    preload: bool = _opt(False, doc="load the model when the daemon starts, not at first use")
-
-
-@dataclass(frozen=True, slots=True)
-class OpenAIConfig:
-    base_url: str = _opt("", doc="e.g. http://127.0.0.1:8080/v1")
-    model: str = _opt("")
-    api_key_env: str = _opt("", doc="name of the environment variable holding the key")
-    response_format: str = _opt("json_schema", choices=RESPONSE_FORMATS,
-                                doc="what the server supports")
-
-
-@dataclass(frozen=True, slots=True)
-class ProviderConfig:
-    kind: str = _opt("deterministic", choices=PROVIDER_KINDS)
-    fallback: str = _opt("none", choices=FALLBACKS, doc="explicit fallback; never implicit")
-    max_output_tokens: int = _opt(1024, low=1, high=32_768,
-                                  doc="per call; a model call carries 5 notifications")
-    deadline_s: float = _opt(120.0, low=0.1, high=3600.0, doc="per model call")
-    daily_calls: int = _opt(500, low=1, high=10_000_000, doc="persistent daily call budget")
-    daily_tokens: int = _opt(1_000_000, low=1, high=10_000_000_000, doc="daily token budget")
-    llama: LlamaConfig = field(default_factory=LlamaConfig)
-    openai: OpenAIConfig = field(default_factory=OpenAIConfig)
+__all__ = [
+    "FALLBACKS", "LINK_KINDS", "LOG_LEVELS", "PROVIDER_KINDS", "RESPONSE_FORMATS", "Config",
+    "EpisodesConfig", "IntakeConfig", "LinkConfig", "LlamaConfig", "MemoryConfig",
+    "OpenAIConfig", "ProviderConfig", "StorageConfig", "SweepConfig", "WorkerConfig",
+    "check_bounds", "default_toml", "load_config", "parse_config",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    log_level: str = _opt("info", choices=LOG_LEVELS)
-    intake: IntakeConfig = field(default_factory=IntakeConfig)
-    worker: WorkerConfig = field(default_factory=WorkerConfig)
-    memory: MemoryConfig = field(default_factory=MemoryConfig)
-    episodes: EpisodesConfig = field(default_factory=EpisodesConfig)
-    sweep: SweepConfig = field(default_factory=SweepConfig)
-    storage: StorageConfig = field(default_factory=StorageConfig)
-    provider: ProviderConfig = field(default_factory=ProviderConfig)
-    link: LinkConfig = field(default_factory=LinkConfig)
+    log_level: str = setting("info", choices=LOG_LEVELS)
+    intake: IntakeSettings = field(default_factory=IntakeSettings)
+    worker: WorkerSettings = field(default_factory=WorkerSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    episodes: EpisodesSettings = field(default_factory=EpisodesSettings)
+    sweep: SweepSettings = field(default_factory=SweepSettings)
+    storage: StorageSettings = field(default_factory=StorageSettings)
+    provider: ProviderOptions = field(default_factory=ProviderOptions)
+    link: LinkSettings = field(default_factory=LinkSettings)
     source: str | None = field(default=None, metadata={"internal": True})
     """The file it came from (None: defaults only). Not a TOML key."""
+
+    def __post_init__(self) -> None:
+        validate_settings(self)  # the log level, and that each section is its class
 
     def to_dict(self) -> dict[str, Any]:
         """The effective configuration as plain data (secrets appear only as env var names)."""
@@ -170,80 +103,26 @@ def _type_name(value: Any) -> str:
             dict: "a table"}.get(type(value), type(value).__name__)
 
 
-def _coerce(key: str, f: Any, value: Any) -> Any:
-    default = f.default if f.default is not MISSING else None
-    want: type[Any] = type(default)
-    if want is bool:
-        ok = isinstance(value, bool)
-    elif want is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif want is float:
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        value = float(value) if ok else value
-    else:
-        ok = isinstance(value, str)
-    if not ok:
-        raise ConfigError(
-            f"{key} = {value!r} is {_type_name(value)}; it must be {_type_name(default)}", key=key
-        )
-    meta = f.metadata
-    choices = meta.get("choices")
-    if choices and value not in choices:
-        raise ConfigError(
-            f"{key} = {value!r} is not allowed; use one of {', '.join(choices)}", key=key
-        )
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        problem = _out_of_bounds(value, meta)
-        if problem is not None:
-            raise ConfigError(f"{key} = {value!r} {problem}", key=key)
-    return value
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def _allowed(meta: Mapping[str, Any]) -> str:
-    low, high, above = meta.get("low"), meta.get("high"), meta.get("above")
-    if above is not None:
-        start = f"more than {_num(above)}"
-    elif low is not None:
-        start = f"from {_num(low)}"
-    else:
-        start = "any finite number"
-    return f"{start} to {_num(high)}" if high is not None else start
-
-
-def _out_of_bounds(value: float, meta: Mapping[str, Any]) -> str | None:
-    """Why `value` breaks the field's bounds (None when it keeps them).
-
-    NaN compares false with everything, so it would slip through a plain range
-    test; it and the infinities are refused first, by name."""
-    if not math.isfinite(value):
-        return f"is not a finite number; allowed {_allowed(meta)}"
-    low, high, above = meta.get("low"), meta.get("high"), meta.get("above")
-    if ((low is not None and value < low) or (above is not None and value <= above)
-            or (high is not None and value > high)):
-        return f"is out of range; allowed {_allowed(meta)}"
-    return None
+def _config_error(err: SettingsError, prefix: str) -> ConfigError:
+    key = f"{prefix}{err.key}"
+    return ConfigError(err.describe(key), key=key)
 
 
 def check_bounds(config: Config) -> None:
-    """Check every numeric setting of a `Config`, however it was built, against the
-    same bounds `load_config` applies; raise `ConfigError` naming the first bad key."""
+    """Check a `Config` however it was built; raise `ConfigError` naming the dotted key.
+
+    Every section checked itself when it was built, so this only re-runs those
+    checks (a thin walk, for callers that hold a `Config` of unknown origin)."""
 
     def walk(obj: Any, prefix: str) -> None:
         for f in fields(obj):
-            if f.metadata.get("internal"):
-                continue
             value = getattr(obj, f.name)
-            if is_dataclass(value):
+            if is_dataclass(value) and not isinstance(value, type):
                 walk(value, f"{prefix}{f.name}.")
-            elif isinstance(value, int | float) and not isinstance(value, bool):
-                problem = _out_of_bounds(value, f.metadata)
-                if problem is not None:
-                    key = f"{prefix}{f.name}"
-                    raise ConfigError(f"{key} = {value!r} {problem}", key=key)
+        try:
+            replace(obj)  # runs the class's own `__post_init__` checks again
+        except SettingsError as err:
+            raise _config_error(err, prefix) from None
 
     walk(config, "")
 
@@ -266,54 +145,11 @@ def _build(cls: type[Any], data: Mapping[str, Any], prefix: str) -> Any:
                 )
             kwargs[name] = _build(type(default), value, f"{key}.")
         else:
-            kwargs[name] = _coerce(key, f, value)
-    return cls(**kwargs)
-
-
-def _cross_check(config: Config) -> None:
+            kwargs[name] = value
     try:
-        ZoneInfo(config.sweep.zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(
-            f"sweep.zone = {config.sweep.zone!r} is not an IANA time zone "
-            "(e.g. Europe/London, America/New_York, UTC)", key="sweep.zone"
-        ) from None
-    s = config.storage
-    if not s.warning_free_mb > s.critical_free_mb > s.emergency_free_mb:
-        raise ConfigError(
-            "storage thresholds must satisfy warning_free_mb > critical_free_mb > "
-            f"emergency_free_mb (got {s.warning_free_mb}, {s.critical_free_mb}, "
-            f"{s.emergency_free_mb})", key="storage.warning_free_mb"
-        )
-    p = config.provider
-    if "llama" in (p.kind, p.fallback) and not p.llama.model_path:
-        raise ConfigError(
-            "the llama provider needs provider.llama.model_path (a GGUF file, or 'small' "
-            "for the bundled test model)", key="provider.llama.model_path"
-        )
-    if "openai" in (p.kind, p.fallback):
-        for name in ("base_url", "model"):
-            if not getattr(p.openai, name):
-                raise ConfigError(
-                    f"the openai provider needs provider.openai.{name}",
-                    key=f"provider.openai.{name}",
-                )
-    if p.fallback == p.kind:
-        raise ConfigError(
-            f"provider.fallback = {p.fallback!r} names the provider itself; use 'none' or "
-            "another kind", key="provider.fallback",
-        )
-    link = config.link
-    if link.backoff_initial_s > link.backoff_max_s:
-        raise ConfigError(
-            f"link.backoff_initial_s = {link.backoff_initial_s} must not exceed "
-            f"link.backoff_max_s ({link.backoff_max_s})", key="link.backoff_initial_s",
-        )
-    if p.llama.max_prompt_tokens >= p.llama.n_ctx:
-        raise ConfigError(
-            f"provider.llama.max_prompt_tokens = {p.llama.max_prompt_tokens} must be fewer "
-            f"than provider.llama.n_ctx ({p.llama.n_ctx})", key="provider.llama.max_prompt_tokens",
-        )
+        return cls(**kwargs)
+    except SettingsError as err:
+        raise _config_error(err, prefix) from None
 
 
 ENV_OVERRIDES = {
@@ -341,9 +177,7 @@ def parse_config(data: Mapping[str, Any], *, source: str | None = None,
                 raise ConfigError(f"{'.'.join(path[:-1])} must be a table", key=path[0])
         node[path[-1]] = value
     config = cast(Config, _build(Config, merged, ""))
-    config = replace(config, source=source)
-    _cross_check(config)
-    return config
+    return replace(config, source=source)
 
 
 def _deep_copy(data: Mapping[str, Any]) -> dict[str, Any]:

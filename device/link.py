@@ -4,7 +4,8 @@
 it connects with `ble.bleak_link.connect_phone` (a fresh bleak client per
 connection; the phone that connected to us, or a configured address), runs an
 `AncsSession` (iPhone) or an `AndroidSession` (the companion protocol) that
-publishes into the runtime's `EventRing`, and after a disconnect reconnects with
+publishes into the runtime's `EventRing` (each body cut to the intake cap,
+`body_limit_bytes`), and after a disconnect reconnects with
 exponential backoff on the runtime's clock. For an iPhone it also registers the
 ANCS solicitation advertisement with BlueZ so the phone can find the wearable.
 
@@ -28,13 +29,14 @@ from companion_memory.ble.ancs.session import AncsSession
 from companion_memory.ble.android.protocol import COMPANION_SERVICE_UUID
 from companion_memory.ble.android.session import AndroidSession
 from companion_memory.ble.bleak_link import Backoff, PhoneLinkRunner, connect_phone
+from companion_memory.ble.events import BODY_LIMIT_BYTES
 from companion_memory.ble.ring import EventRing
+from companion_memory.ble.settings import LinkSettings
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import CompanionMemoryError
 
 if TYPE_CHECKING:
     from companion_memory.ble.link import PhoneLink
-    from companion_memory.device.config import LinkConfig
 
 log = logging.getLogger("companion_memory.device.link")
 
@@ -46,17 +48,20 @@ class PhoneLinkService:
 
     def __init__(
         self,
-        config: LinkConfig,
+        config: LinkSettings,
         ring: EventRing,
         *,
         zone: str,
         clock: Clock,
         connect: Connect | None = None,
         advertiser: Any = None,
+        body_limit_bytes: int = BODY_LIMIT_BYTES,
     ) -> None:
+        """`body_limit_bytes` is the intake body cap every session applies."""
         if config.kind not in ("ancs", "android"):
             raise ValueError("PhoneLinkService needs link.kind 'ancs' or 'android'")
         self._config = config
+        self._body_limit = body_limit_bytes
         self._ring = ring
         self._zone = zone
         self._clock = clock
@@ -82,11 +87,12 @@ class PhoneLinkService:
         if self._config.kind == "ancs":
 
             ancs = AncsSession(link, self._ring, zone=self._zone, clock=self._clock,
-                               index=self._index)
+                               index=self._index, message_limit=self._body_limit)
             counts = (await ancs.run()).to_dict()
         else:
 
-            counts = (await AndroidSession(link, self._ring).run()).to_dict()
+            android = AndroidSession(link, self._ring, body_limit_bytes=self._body_limit)
+            counts = (await android.run()).to_dict()
         self._sessions_stats = [*self._sessions_stats[-9:], counts]
         log.info("phone session ended peer=%s", link.peer)
 

@@ -43,22 +43,7 @@ def provider_settings(config: Config) -> ProviderSettings:
         model_path = small_model_path()
     elif model_path:
         model_path = str(Path(model_path).expanduser())
-    return ProviderSettings(
-        kind=p.kind,
-        model_path=model_path,
-        base_url=p.openai.base_url or None,
-        model=p.openai.model or None,
-        api_key_env=p.openai.api_key_env or None,
-        response_format=p.openai.response_format,
-        n_ctx=p.llama.n_ctx,
-        n_threads=p.llama.n_threads or None,
-        max_prompt_tokens=p.llama.max_prompt_tokens,
-        max_output_tokens=p.max_output_tokens,
-        deadline_s=p.deadline_s,
-        daily_calls=p.daily_calls,
-        daily_tokens=p.daily_tokens,
-        fallback=None if p.fallback == "none" else p.fallback,
-    )
+    return p.to_settings(model_path=model_path)
 
 
 def build_from_config(config: Config, *, root: Path, clock: Clock,

@@ -28,7 +28,7 @@ import logging
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -85,11 +85,9 @@ from companion_memory.memory.store import MemoryStore, RecallHit, SaveResult
 from companion_memory.storage.fs import FileSystem, RealFileSystem
 from companion_memory.storage.monitor import (
     DiskProbe,
-    MiB,
     StatvfsProbe,
     StorageLevel,
     StorageMonitor,
-    Thresholds,
 )
 
 log = logging.getLogger("companion_memory.device.runtime")
@@ -218,9 +216,7 @@ class Runtime:
                 )
                 self._store = await MemoryStore.open(
                     self._root / "memory.sqlite3",
-                    clock=self._clock,
-                    temporary_ttl=timedelta(days=cfg.memory.temporary_ttl_days),
-                    long_term_ttl=timedelta(days=cfg.memory.long_term_ttl_days),
+                    clock=self._clock, settings=cfg.memory,
                 )
                 stack.push_async_callback(self._store.close)
                 self._context = await NotificationContext.open(
@@ -245,7 +241,7 @@ class Runtime:
                 self._zone = await asyncio.to_thread(ZoneInfo, cfg.sweep.zone)
                 self._wire_processors()
                 self._worker = MemoryWorker(
-                    clock=self._clock, idle_delay=cfg.worker.idle_delay_s,
+                    clock=self._clock, settings=cfg.worker,
                     logger=logging.getLogger("companion_memory.agent.worker"),
                 )
                 for processor in self._processors:
@@ -258,6 +254,7 @@ class Runtime:
                     self._link = PhoneLinkService(
                         cfg.link, self._ring, zone=cfg.sweep.zone, clock=self._clock,
                         connect=self._link_connect,
+                        body_limit_bytes=cfg.intake.body_limit_bytes,
                     )
                     await self._link.start()
                     stack.push_async_callback(self._link.stop)
@@ -273,44 +270,29 @@ class Runtime:
         cfg = self._config
         s = cfg.storage
         self._monitor = StorageMonitor(
-            self._probe or StatvfsProbe(str(self._root)),
-            Thresholds(
-                warning=s.warning_free_mb * MiB,
-                critical=s.critical_free_mb * MiB,
-                emergency=s.emergency_free_mb * MiB,
-                hysteresis=s.hysteresis_mb * MiB,
-            ),
+            self._probe or StatvfsProbe(str(self._root)), s.thresholds(),
         )
-        retention = {
-            StorageLevel.NORMAL: s.normal_retention_days,
-            StorageLevel.WARNING: s.warning_retention_days,
-            StorageLevel.CRITICAL: s.critical_retention_days,
-        }
+        retention = s.retention()
         self._monitor.register(NotificationShardCleaner(self._context, self._clock, retention))
         self._monitor.register(TemporaryMemoryCleaner(self._store))
         self._monitor.register(ReportsCleaner(self._fs, self._root, self._clock, retention))
         pause_intake_with_level(self._monitor, self._context)
         self._recorder = EpisodeRecorder(
-            str(self._root), fs=self._fs, clock=self._clock, max_bytes=cfg.episodes.max_bytes
+            str(self._root), fs=self._fs, clock=self._clock, settings=cfg.episodes
         )
         episodes = EpisodeProcessor(
             self._recorder, self._store, self._engine, clock=self._clock,
-            batch_size=cfg.episodes.batch_size, retry_budget=cfg.worker.retry_budget,
+            settings=cfg.episodes, retry_budget=cfg.worker.retry_budget,
         )
         notifications = NotificationProcessor(
-            self._context, self._store, self._engine, clock=self._clock,
-            batch_size=cfg.intake.batch_size, consume_limit=cfg.intake.consume_limit,
+            self._context, self._store, self._engine, clock=self._clock, settings=cfg.intake,
             retry_budget=cfg.worker.retry_budget, related_limit=cfg.worker.related_limit,
             zone=self._zone,
             items_per_call=None if cfg.provider.kind == "deterministic"
             else items_per_call(cfg.provider.max_output_tokens),
         )
-        sw = cfg.sweep
         self._sweep = DailySweepProcessor(
-            self._context, self._store, self._engine, clock=self._clock, zone=sw.zone,
-            enabled=sw.enabled, kill_switch=sw.kill_switch,
-            max_days_per_run=sw.max_days_per_run, max_candidates=sw.max_candidates,
-            max_writes=sw.max_writes,
+            self._context, self._store, self._engine, clock=self._clock, settings=cfg.sweep,
         )
         self._processors: list[Processor] = [
             StorageMaintenanceProcessor(self._monitor),

@@ -64,6 +64,7 @@ from companion_memory.memory.rows import (
     require_aware,
     to_us,
 )
+from companion_memory.memory.settings import MemorySettings
 
 T = TypeVar("T")
 
@@ -186,14 +187,18 @@ class MemoryStore:
         long_term_ttl: timedelta = DEFAULT_LONG_TERM_TTL,
         dense: DenseLeg | None = None,
         newer_within: float = NEWER_WITHIN,
+        settings: MemorySettings | None = None,
     ) -> MemoryStore:
         """Open or create the database at `path`, applying pending migrations.
 
         `newer_within`: recall ranks a newer memory above an older one about the same
         thing when their scores are within this share (`memory.recall.prefer_newer`;
-        0 keeps plain BM25 order). Raises DatabaseRefusedError (file untouched) for a
+        0 keeps plain BM25 order). `settings` (the `[memory]` table) replaces both
+        TTLs. Raises DatabaseRefusedError (file untouched) for a
         foreign or newer database.
         """
+        if settings is not None:  # checked when it was built
+            temporary_ttl, long_term_ttl = settings.temporary_ttl, settings.long_term_ttl
         if not isinstance(newer_within, (int, float)) or not 0 <= newer_within < 1:
             raise InvalidMemoryError("newer_within", "must be a number in [0, 1)")
         for name, ttl in (("temporary_ttl", temporary_ttl), ("long_term_ttl", long_term_ttl)):

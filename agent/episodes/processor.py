@@ -47,6 +47,7 @@ from companion_memory.agent.episodes.proposals import (
     validate_answer,
 )
 from companion_memory.agent.episodes.recorder import EpisodeRecorder, TraceRef
+from companion_memory.agent.episodes.settings import EpisodesSettings
 from companion_memory.agent.model.merge import MemoryMergeEngine, RawProposal
 from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
@@ -54,7 +55,9 @@ from companion_memory.agent.model.provider import (
     ModelUnavailableError,
 )
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
+from companion_memory.agent.worker import WorkerSettings
 from companion_memory.core.clock import Clock
+from companion_memory.core.settings import check_setting
 from companion_memory.memory import episode_ledger as ledger
 from companion_memory.memory.episode_ledger import EpisodeState
 from companion_memory.memory.intents import apply_intents
@@ -88,13 +91,14 @@ class EpisodeProcessor:
         retry_backoff: timedelta = timedelta(minutes=5),
         on_transition: Transition | None = None,
         logger: logging.Logger | None = None,
+        settings: EpisodesSettings | None = None,
     ) -> None:
-        if not 1 <= batch_size <= 5:
-            raise ValueError("batch_size must be between 1 and 5 (one model call per batch)")
-        if retry_budget < 1:
-            raise ValueError("retry_budget must be at least 1")
-        if related_limit < 0:
-            raise ValueError("related_limit must be >= 0")
+        if settings is not None:  # checked when it was built
+            batch_size = settings.batch_size
+        # Loose values get the bounds of the settings fields they stand for.
+        batch_size = check_setting(EpisodesSettings, "batch_size", batch_size)
+        retry_budget = check_setting(WorkerSettings, "retry_budget", retry_budget)
+        related_limit = check_setting(WorkerSettings, "related_limit", related_limit)
         self._recorder = recorder
         self._store = store
         self._engine = engine

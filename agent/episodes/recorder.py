@@ -38,7 +38,9 @@ from companion_memory.agent.episodes.model import (
     EpisodeError,
     parse_episode,
 )
+from companion_memory.agent.episodes.settings import EpisodesSettings
 from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.core.settings import check_setting
 from companion_memory.storage.atomic import ensure_dir, write_atomic
 from companion_memory.storage.fs import FileSystem, RealFileSystem
 
@@ -85,9 +87,11 @@ class EpisodeRecorder:
         clock: Clock | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
         wake: Callable[[], None] | None = None,
+        settings: EpisodesSettings | None = None,
     ) -> None:
-        if max_bytes < 1024:
-            raise ValueError("max_bytes must be at least 1024")
+        if settings is not None:  # checked when it was built
+            max_bytes = settings.max_bytes
+        max_bytes = check_setting(EpisodesSettings, "max_bytes", max_bytes)
         self._root = os.fspath(root)
         self._dir = os.path.join(self._root, EPISODES_DIR)
         self._fs: FileSystem = fs or RealFileSystem()

@@ -5,17 +5,27 @@ positive limits, the fields the kind needs, a fallback that names another
 kind. `check_files()` adds the file checks (the model path exists, is
 readable and is a GGUF); `build_provider` runs both at start. Every error is a
 `ProviderConfigError` naming the key, the bad value and what is allowed.
+
+`ProviderOptions` (with its `LlamaOptions` and `OpenAIOptions` tables) is the
+same configuration in the shape of the `[provider]` TOML table, with the bounds
+of each key; it is built only if `to_settings()` would build, so a table that
+passes here also passes `ProviderSettings` (a refusal comes back as a
+`SettingsError` under the table's key, e.g. `openai.base_url`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
+from companion_memory.agent.model.llama_engine import check_gguf_file
+from companion_memory.agent.model.provider import ModelUnavailableError
 from companion_memory.core.errors import InvalidInputError
+from companion_memory.core.settings import SettingsError, setting, validate_settings
 
 PROVIDER_KINDS = ("deterministic", "llama", "openai")
+FALLBACKS = ("none", *PROVIDER_KINDS)
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 
 
@@ -26,6 +36,8 @@ class ProviderConfigError(InvalidInputError):
 
     def __init__(self, key: str, value: object, allowed: str) -> None:
         self.key = key
+        self.value = value
+        self.allowed = allowed
         shown = repr(value)
         if len(shown) > 120:
             shown = shown[:117] + "..."
@@ -115,12 +127,100 @@ class ProviderSettings:
     def check_files(self) -> None:
         """The model file checks (blocking I/O: run off the event loop)."""
         if "llama" in (self.kind, self.fallback):
-            from companion_memory.agent.model.llama_engine import check_gguf_file
-            from companion_memory.agent.model.provider import ModelUnavailableError
-
             try:
                 check_gguf_file(str(self.model_path))
             except ModelUnavailableError as err:
                 raise ProviderConfigError(
                     "model_path", self.model_path, f"a readable GGUF file ({err.reason})"
-                ) from None
+                ) from err
+
+
+@dataclass(frozen=True, slots=True)
+class LlamaOptions:
+    """The `[provider.llama]` table."""
+
+    model_path: str = setting("", doc="GGUF file; 'small' = the bundled gemma3-270m test model")
+    n_ctx: int = setting(4096, low=256, high=131_072)
+    n_threads: int = setting(0, low=0, high=256, doc="0 = llama.cpp's choice")
+    max_prompt_tokens: int = setting(3072, low=64, high=131_072, doc="fewer than n_ctx")
+    preload: bool = setting(False, doc="load the model when the daemon starts, not at first use")
+
+    def __post_init__(self) -> None:
+        validate_settings(self)
+        if self.max_prompt_tokens >= self.n_ctx:
+            raise SettingsError("max_prompt_tokens", self.max_prompt_tokens,
+                                f"fewer than n_ctx ({self.n_ctx})", problem="is too many")
+
+
+@dataclass(frozen=True, slots=True)
+class OpenAIOptions:
+    """The `[provider.openai]` table."""
+
+    base_url: str = setting("", doc="e.g. http://127.0.0.1:8080/v1")
+    model: str = setting("")
+    api_key_env: str = setting("", doc="name of the environment variable holding the key")
+    response_format: str = setting("json_schema", choices=RESPONSE_FORMATS,
+                                   doc="what the server supports")
+
+    def __post_init__(self) -> None:
+        validate_settings(self)
+
+
+_TABLE_OF = {
+    "model_path": "llama", "n_ctx": "llama", "n_threads": "llama", "max_prompt_tokens": "llama",
+    "base_url": "openai", "model": "openai", "api_key_env": "openai",
+    "response_format": "openai",
+}
+"""Where each `ProviderSettings` key lives in the `[provider]` table."""
+
+_TABLE_ALLOWED = {
+    "model_path": "a GGUF file path for 'llama', or 'small' for the bundled test model",
+    "fallback": "'none' or a kind other than {kind!r}",
+}
+"""What is allowed, in the table's terms, where they differ from `ProviderSettings`'s."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderOptions:
+    """The `[provider]` table; `to_settings()` is the `ProviderSettings` it stands for."""
+
+    kind: str = setting("deterministic", choices=PROVIDER_KINDS)
+    fallback: str = setting("none", choices=FALLBACKS, doc="explicit fallback; never implicit")
+    max_output_tokens: int = setting(1024, low=1, high=32_768,
+                                     doc="per call; a model call carries 5 notifications")
+    deadline_s: float = setting(120.0, low=0.1, high=3600.0, doc="per model call")
+    daily_calls: int = setting(500, low=1, high=10_000_000, doc="persistent daily call budget")
+    daily_tokens: int = setting(1_000_000, low=1, high=10_000_000_000, doc="daily token budget")
+    llama: LlamaOptions = field(default_factory=LlamaOptions)
+    openai: OpenAIOptions = field(default_factory=OpenAIOptions)
+
+    def __post_init__(self) -> None:
+        validate_settings(self)
+        try:
+            self.to_settings()
+        except ProviderConfigError as err:
+            table = _TABLE_OF.get(err.key)
+            key = f"{table}.{err.key}" if table else err.key
+            value = getattr(getattr(self, table) if table else self, err.key, err.value)
+            allowed = _TABLE_ALLOWED.get(err.key, err.allowed).format(kind=self.kind)
+            raise SettingsError(key, value, allowed) from None
+
+    def to_settings(self, *, model_path: str | None = None) -> ProviderSettings:
+        """The factory's settings; `model_path` replaces `llama.model_path` (a resolved
+        path for `small` or `~`)."""
+        return ProviderSettings(
+            kind=self.kind,
+            model_path=model_path or self.llama.model_path or None,
+            base_url=self.openai.base_url or None,
+            model=self.openai.model or None,
+            api_key_env=self.openai.api_key_env or None,
+            response_format=self.openai.response_format,
+            n_ctx=self.llama.n_ctx,
+            n_threads=self.llama.n_threads or None,
+            max_prompt_tokens=self.llama.max_prompt_tokens,
+            max_output_tokens=self.max_output_tokens,
+            deadline_s=self.deadline_s,
+            daily_calls=self.daily_calls,
+            daily_tokens=self.daily_tokens,
+            fallback=None if self.fallback == "none" else self.fallback,
+        )

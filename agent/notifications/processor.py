@@ -56,10 +56,13 @@ from companion_memory.agent.notifications.proposals import (
     Proposal,
     validate_proposals,
 )
+from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
+from companion_memory.agent.worker import WorkerSettings
 from companion_memory.ble.events import EventKind, format_rfc3339
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.settings import check_setting
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
     Authority,
@@ -151,13 +154,15 @@ class NotificationProcessor:
         source_retention: timedelta = SOURCE_RETENTION,
         zone: tzinfo = UTC,
         items_per_call: int | None = None,
+        settings: IntakeSettings | None = None,
     ) -> None:
-        for label, value, low in (
-            ("batch_size", batch_size, 1), ("consume_limit", consume_limit, 1),
-            ("retry_budget", retry_budget, 1), ("related_limit", related_limit, 0),
-        ):
-            if not isinstance(value, int) or value < low:
-                raise ValueError(f"{label} must be an integer >= {low}")
+        if settings is not None:  # checked when it was built
+            batch_size, consume_limit = settings.batch_size, settings.consume_limit
+        # Loose values get the bounds of the settings fields they stand for.
+        batch_size = check_setting(IntakeSettings, "batch_size", batch_size)
+        consume_limit = check_setting(IntakeSettings, "consume_limit", consume_limit)
+        retry_budget = check_setting(WorkerSettings, "retry_budget", retry_budget)
+        related_limit = check_setting(WorkerSettings, "related_limit", related_limit)
         self._context = context
         self._store = store
         self._engine = engine

@@ -2,11 +2,7 @@
 
 from companion_memory.agent.sweep.day_input import DayInput, InputLimits, SweepContext, gather_day
 from companion_memory.agent.sweep.fallback import sweep_fallback
-from companion_memory.agent.sweep.processor import (
-    DailySweepProcessor,
-    SweepConfigError,
-    SweepEngine,
-)
+from companion_memory.agent.sweep.processor import DailySweepProcessor
 from companion_memory.agent.sweep.proposals import (
     SCHEMA_VERSION,
     SWEEP_SCHEMA,
@@ -14,7 +10,10 @@ from companion_memory.agent.sweep.proposals import (
     DayScope,
     validate_page,
 )
-from companion_memory.agent.sweep.state import ZONE_CHANGED
+from companion_memory.agent.sweep.receipts import ReceiptApplier
+from companion_memory.agent.sweep.settings import SweepSettings
+from companion_memory.agent.sweep.staging import DayStager, SweepEngine
+from companion_memory.agent.sweep.state import ZONE_CHANGED, SweepOperator, SweepSchedule
 from companion_memory.agent.sweep.windows import (
     SweepZoneError,
     Window,
@@ -31,10 +30,14 @@ __all__ = [
     "DailySweepProcessor",
     "DayInput",
     "DayScope",
+    "DayStager",
     "InputLimits",
-    "SweepConfigError",
+    "ReceiptApplier",
     "SweepContext",
     "SweepEngine",
+    "SweepOperator",
+    "SweepSchedule",
+    "SweepSettings",
     "SweepZoneError",
     "Window",
     "completed_days",

@@ -1,19 +1,27 @@
-"""The sweep's read-side state: where to start, what is pending, status and reconcile.
+"""The sweep's read side and its operator action, as two parts the processor composes.
 
-`status()` only reads. `reconcile()` is the explicit operator action: after a zone
-change it switches the cursor to the configured zone, keeps the completed anchor
-(the UTC end of the last completed window) and bumps the receipt namespace, so the
-next window starts exactly where the last one ended (no overlap replayed, no gap
-skipped). It also releases a window whose stage is malformed, by the same bump
-(its next invocation stages under the new namespace).
+`SweepSchedule` answers which completed windows are due: after the cursor, or,
+with no cursor yet, from the local date of the oldest processed notification or
+live Temporary memory (no earlier than `bootstrap_days` before today). It only
+reads.
+
+`SweepOperator` is what an operator sees and does: `status()` only reads;
+`reconcile()` is the explicit action. After a zone change it switches the cursor
+to the configured zone, keeps the completed anchor (the UTC end of the last
+completed window) and bumps the receipt namespace, so the next window starts
+exactly where the last one ended (no overlap replayed, no gap skipped). It also
+releases a window whose stage is malformed, by the same bump (its next invocation
+stages under the new namespace).
 """
 
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from companion_memory.agent.sweep.day_input import InputLimits, SweepContext
 from companion_memory.agent.sweep.proposals import SCHEMA_VERSION
+from companion_memory.agent.sweep.settings import SweepSettings
 from companion_memory.agent.sweep.windows import (
     Window,
     completed_days,
@@ -22,13 +30,10 @@ from companion_memory.agent.sweep.windows import (
     next_window,
     today,
 )
+from companion_memory.core.clock import Clock
 from companion_memory.memory import Tier
 from companion_memory.memory import sweep_ledger as ledger
-
-if TYPE_CHECKING:
-    from companion_memory.agent.sweep.day_input import InputLimits, SweepContext
-    from companion_memory.core.clock import Clock
-    from companion_memory.memory.store import MemoryStore
+from companion_memory.memory.store import MemoryStore
 
 ZONE_CHANGED = "timezone_changed_requires_reconciliation"
 
@@ -43,19 +48,19 @@ def _stage_broken(stage: ledger.Stage | None) -> bool:
     return stage.schema_version > SCHEMA_VERSION or not stage.intact
 
 
-class SweepStateMixin:
-    """Shared by `DailySweepProcessor`; expects the attributes it sets."""
+class SweepSchedule:
+    """Which completed local days are due (read only); see the module docstring."""
 
-    context: SweepContext
-    store: MemoryStore
-    clock: Clock
-    zone: str
-    enabled: bool
-    kill_switch: bool
-    bootstrap_days: int
-    limits: InputLimits
+    def __init__(self, context: SweepContext, store: MemoryStore, *, clock: Clock, zone: str,
+                 bootstrap_days: int, limits: InputLimits) -> None:
+        self.context = context
+        self.store = store
+        self.clock = clock
+        self.zone = zone
+        self.bootstrap_days = bootstrap_days
+        self.limits = limits
 
-    async def _bootstrap_date(self) -> date | None:
+    async def bootstrap_date(self) -> date | None:
         """With no cursor yet: the local date of the oldest processed notification or live
         Temporary memory, no earlier than `bootstrap_days` before today."""
         now = self.clock.now()
@@ -75,23 +80,38 @@ class SweepStateMixin:
             return None
         return max(floor, min(dates))
 
-    async def pending_dates(self, *, limit: int = 31) -> list[Window]:
-        """Completed windows not yet swept, oldest first (read only)."""
-        cursor = await self.store.read(ledger.read_cursor)
+    async def due(self, cursor: ledger.SweepCursor | None, *, limit: int) -> list[Window]:
+        """Completed windows after `cursor` (or from the bootstrap date), oldest first;
+        none while the cursor's zone is not the configured one."""
         if zone_mismatch(cursor, self.zone):
             return []
         now = self.clock.now()
         if cursor is not None:
             return completed_days(now, self.zone, after_end_utc=cursor.end_utc, limit=limit)
-        first = await self._bootstrap_date()
+        first = await self.bootstrap_date()
         if first is None:
             return []
         return completed_days(now, self.zone, first_date=first, limit=limit)
 
+    async def pending_dates(self, *, limit: int = 31) -> list[Window]:
+        """Completed windows not yet swept, oldest first (read only)."""
+        return await self.due(await self.store.read(ledger.read_cursor), limit=limit)
+
+
+class SweepOperator:
+    """`status()` and `reconcile()`; see the module docstring."""
+
+    def __init__(self, store: MemoryStore, schedule: SweepSchedule,
+                 settings: SweepSettings) -> None:
+        self.store = store
+        self.schedule = schedule
+        self.settings = settings
+
     async def status(self) -> dict[str, Any]:
         """Zone, switches, last completed window, pending dates, state and reason code."""
+        zone = self.settings.zone
         cursor = await self.store.read(ledger.read_cursor)
-        pending = await self.pending_dates(limit=31)
+        pending = await self.schedule.due(cursor, limit=31)
         last = None
         if cursor is not None and cursor.kind != "anchor":
             last = {
@@ -105,13 +125,13 @@ class SweepStateMixin:
                 "reconciled": cursor.kind == "reconciled",
             }
         reason: str | None = None
-        if self.kill_switch:
+        if self.settings.kill_switch:
             state = "kill_switch"
-        elif not self.enabled:
+        elif not self.settings.enabled:
             state = "disabled"
         else:
             state = "pending" if pending else "idle"
-        if zone_mismatch(cursor, self.zone):
+        if zone_mismatch(cursor, zone):
             state, reason = "blocked", ZONE_CHANGED
         elif cursor is not None and pending:
             stage = await self.store.read(
@@ -120,9 +140,9 @@ class SweepStateMixin:
             if _stage_broken(stage):
                 state, reason = "stalled", "stage_malformed"
         return {
-            "zone": self.zone,
-            "enabled": self.enabled,
-            "kill_switch": self.kill_switch,
+            "zone": zone,
+            "enabled": self.settings.enabled,
+            "kill_switch": self.settings.kill_switch,
             "last_window": last,
             "pending_dates": [w.local_date.isoformat() for w in pending],
             "state": state,
@@ -133,24 +153,25 @@ class SweepStateMixin:
 
     async def reconcile(self) -> dict[str, Any]:
         """The explicit operator action (see the module docstring)."""
+        zone = self.settings.zone
         cursor = await self.store.read(ledger.read_cursor)
         if cursor is None:
-            return {"reconciled": False, "reason": "no_cursor", "zone": self.zone}
-        if cursor.zone != self.zone:
+            return {"reconciled": False, "reason": "no_cursor", "zone": zone}
+        if cursor.zone != zone:
             reason = "timezone_changed"
         else:
-            upcoming = next_window(cursor.end_utc, self.zone)
+            upcoming = next_window(cursor.end_utc, zone)
             stage = await self.store.read(
                 lambda c: ledger.read_stage(c, cursor.namespace, upcoming.window_id)
             )
             if not _stage_broken(stage):
                 return {"reconciled": False, "reason": "nothing_to_reconcile",
-                        "zone": self.zone, "namespace": cursor.namespace}
+                        "zone": zone, "namespace": cursor.namespace}
             reason = "stage_malformed"
         now = self.store.now()
         new = await self.store.transaction(
             lambda c: ledger.reconcile_cursor(
-                c, zone=self.zone, now=now, expected_window_id=cursor.window_id)
+                c, zone=zone, now=now, expected_window_id=cursor.window_id)
         )
         return {
             "reconciled": True,
@@ -159,7 +180,7 @@ class SweepStateMixin:
             "zone": new.zone,
             "namespace": new.namespace,
             "anchor_end_utc": new.end_utc.isoformat(),
-            "next_window": next_window(new.end_utc, self.zone).to_dict(),
+            "next_window": next_window(new.end_utc, zone).to_dict(),
         }
 
 

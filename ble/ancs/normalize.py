@@ -121,13 +121,19 @@ class NotificationAttributes:
 def decode_notification_attributes(
     response: AttributeResponse, message_limit: int = BODY_LIMIT_BYTES
 ) -> NotificationAttributes:
-    """Decode the response to `notification_attribute_specs()`; bad UTF-8 raises."""
+    """Decode the response to `notification_attribute_specs()`; bad UTF-8 raises.
+
+    The Message is cut to `message_limit` bytes (at a UTF-8 character boundary) even
+    when the phone sent more than the request's maximum length allowed."""
     message_raw = response.get(A.MESSAGE)
     size_raw = response.get(A.MESSAGE_SIZE)
+    over = len(message_raw) > message_limit
+    if over:
+        message_raw = message_raw[:message_limit]
     if size_raw:
         if not size_raw.isdigit() or len(size_raw) > 9:
             raise AncsCodecError("ancs_bad_message_size", "MessageSize is not a decimal number")
-        truncated = int(size_raw) > len(message_raw)
+        truncated = over or int(size_raw) > len(message_raw)
     else:
         truncated = len(message_raw) >= message_limit
     app_id = decode_text(response.get(A.APP_IDENTIFIER), attribute_id=A.APP_IDENTIFIER)

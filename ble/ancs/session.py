@@ -8,6 +8,10 @@ outstanding, with a timeout), normalizes them to a `NotificationEvent` and
 publishes it; a removed notification becomes a `removed` event for its key.
 App display names are fetched once per app and cached for the session.
 
+`message_limit` is the body cap (`intake.body_limit_bytes`): the Message attribute
+is requested with that maximum length, and a longer Message from a phone that
+ignores it is cut to the cap at a UTF-8 character boundary and flagged `truncated`.
+
 Bad input never ends the session: a refused command (0xA0-0xA3), a timeout, a
 malformed or foreign response, invalid UTF-8 or a bad date is counted under its
 error code and the session goes on with the next notification. `run()` returns
@@ -119,8 +123,10 @@ class AncsSession:
     ) -> None:
         if command_timeout <= 0:
             raise ValueError("command_timeout must be positive (seconds)")
-        if not 1 <= message_limit <= 0xFFFF:
-            raise ValueError("message_limit is 1..65535 bytes")
+        if (isinstance(message_limit, bool) or not isinstance(message_limit, int)
+                or not 1 <= message_limit <= BODY_LIMIT_BYTES):
+            # ANCS allows 65535, but a body is never kept past BODY_LIMIT_BYTES.
+            raise ValueError(f"message_limit (the body cap) is 1..{BODY_LIMIT_BYTES} bytes")
         if queue_limit < 1:
             raise ValueError("queue_limit must be at least 1")
         self._link = link

@@ -4,7 +4,9 @@ The Event callback is synchronous: it joins frames, decodes the message,
 publishes it and queues the acknowledgement; `run()` writes the queued
 acknowledgements to the Control characteristic one at a time. A bad frame or
 message is nacked (when its seq is known), counted, and the session goes on.
-`run()` returns when the link closes; cancelling it drops unsent acks (the
+Each body is cut to `body_limit_bytes` (at a UTF-8 character boundary, flagged
+`truncated`) before it is published: the configured intake cap. `run()` returns
+when the link closes; cancelling it drops unsent acks (the
 phone re-sends unacknowledged messages, and the ring's replay window drops
 what was already published).
 """
@@ -29,6 +31,7 @@ from companion_memory.ble.android.protocol import (
     encode_control,
 )
 from companion_memory.ble.errors import LinkClosedError
+from companion_memory.ble.events import BODY_LIMIT_BYTES, cap_body
 from companion_memory.ble.link import PhoneLink
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.errors import CompanionMemoryError
@@ -56,8 +59,13 @@ class AndroidSession:
     """Serves one subscription to the companion service."""
 
     def __init__(
-        self, link: PhoneLink, ring: EventRing, *, logger: logging.Logger | None = None
+        self, link: PhoneLink, ring: EventRing, *, logger: logging.Logger | None = None,
+        body_limit_bytes: int = BODY_LIMIT_BYTES,
     ) -> None:
+        if (isinstance(body_limit_bytes, bool) or not isinstance(body_limit_bytes, int)
+                or not 1 <= body_limit_bytes <= BODY_LIMIT_BYTES):
+            raise ValueError(f"body_limit_bytes is 1..{BODY_LIMIT_BYTES} bytes")
+        self._body_limit = body_limit_bytes
         self._link = link
         self._ring = ring
         self._assembler = FrameAssembler()
@@ -75,7 +83,7 @@ class AndroidSession:
                 return
             seq, payload = done
             self.stats.messages += 1
-            event = decode_payload(payload, seq)
+            event = cap_body(decode_payload(payload, seq), self._body_limit)
         except AndroidCodecError as exc:
             self.stats.errors[exc.code] += 1
             if exc.seq is not None:

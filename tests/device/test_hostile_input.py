@@ -21,6 +21,7 @@ import pytest
 
 from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.provider import ModelRequest, ModelResponse
+from companion_memory.core.settings import SettingsError
 from companion_memory.device.config import Config, WorkerConfig, check_bounds, parse_config
 from companion_memory.device.daemon import serve
 from companion_memory.device.errors import ConfigError
@@ -68,20 +69,20 @@ def test_nan_infinite_and_zero_settings_are_refused_by_config_and_commands(
     assert not (tmp_path / "root").exists()  # refused before anything was created
 
 
-def test_check_bounds_refuses_a_config_built_in_code() -> None:
+def test_a_config_built_in_code_with_a_bad_value_fails_when_built() -> None:
     check_bounds(Config())
-    bad = Config(worker=WorkerConfig(idle_delay_s=float("nan")))
-    with pytest.raises(ConfigError, match=r"worker\.idle_delay_s = nan is not a finite") as err:
-        check_bounds(bad)
-    assert err.value.key == "worker.idle_delay_s"
+    with pytest.raises(SettingsError, match=r"idle_delay_s = nan is not a finite") as err:
+        Config(worker=WorkerConfig(idle_delay_s=float("nan")))
+    assert err.value.key == "idle_delay_s"
     with pytest.raises(ConfigError, match="more than 0"):
         parse_config({"worker": {"idle_delay_s": 0}})
     assert parse_config({"worker": {"idle_delay_s": 0.01}}).worker.idle_delay_s == 0.01
 
 
-async def test_serve_refuses_a_nan_delay_before_it_starts(tmp_path: Path) -> None:
-    bad = Config(worker=WorkerConfig(idle_delay_s=float("nan")))
-    with pytest.raises(ConfigError, match=r"worker\.idle_delay_s"):
+async def test_serve_never_gets_a_nan_delay(tmp_path: Path) -> None:
+    # The settings refuse it when built, so no daemon can be started with it.
+    with pytest.raises(SettingsError, match=r"idle_delay_s"):
+        bad = Config(worker=WorkerConfig(idle_delay_s=float("nan")))
         await asyncio.wait_for(serve(bad, tmp_path / "root"), 30)
     assert not await asyncio.to_thread((tmp_path / "root").exists)
 

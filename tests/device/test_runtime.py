@@ -15,6 +15,7 @@ import pytest
 
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.core.clock import FakeClock
+from companion_memory.core.settings import SettingsError
 from companion_memory.device import Runtime, RuntimeState, parse_config
 from companion_memory.device.errors import ConfigError, RootError
 from companion_memory.memory.records import Tier
@@ -168,12 +169,11 @@ def test_readme_embedding_example_runs(tmp_path: Path) -> None:
 async def test_a_config_built_in_code_is_checked_like_a_file(tmp_path: Path) -> None:
     import dataclasses
 
-    bad = dataclasses.replace(QUICK, worker=dataclasses.replace(QUICK.worker,
-                                                                idle_delay_s=float("nan")))
-    runtime = Runtime(bad, root=tmp_path / "root", probe=FakeDiskProbe(free_bytes=4 << 30))
-    with pytest.raises(ConfigError, match=r"worker\.idle_delay_s"):
-        await runtime.open()
-    assert runtime.state is RuntimeState.UNOPENED
+    # The settings refuse the value when built, before a runtime can be made with it.
+    with pytest.raises(SettingsError, match=r"idle_delay_s = nan"):
+        bad = dataclasses.replace(QUICK, worker=dataclasses.replace(QUICK.worker,
+                                                                    idle_delay_s=float("nan")))
+        Runtime(bad, root=tmp_path / "root", probe=FakeDiskProbe(free_bytes=4 << 30))
     # Refused before anything was written.
     assert not await asyncio.to_thread((tmp_path / "root").exists)
 

@@ -1,0 +1,30 @@
+"""`IntakeSettings`: how notifications come in and are batched (the `[intake]` table).
+
+`body_limit_bytes` is the cap every phone link applies to a notification body
+(cut at a UTF-8 character boundary and flagged `truncated`); it can only lower
+the event's own limit (`ble.events.BODY_LIMIT_BYTES`). The ring's capacity and
+replay window size the `EventRing`; `consume_limit` and `batch_size` are the
+`NotificationProcessor`'s, which checks loose values against these same fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion_memory.ble.events import BODY_LIMIT_BYTES
+from companion_memory.core.settings import setting, validate_settings
+
+MIN_BODY_LIMIT_BYTES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class IntakeSettings:
+    body_limit_bytes: int = setting(BODY_LIMIT_BYTES, low=MIN_BODY_LIMIT_BYTES,
+                                    high=BODY_LIMIT_BYTES, doc="notification body cap")
+    consume_limit: int = setting(100, low=1, high=10_000, doc="ring entries per consume")
+    batch_size: int = setting(10, low=1, high=100, doc="notifications per model call")
+    replay_window: int = setting(4096, low=0, high=1_000_000, doc="fingerprints kept")
+    ring_capacity: int = setting(1024, low=1, high=1_000_000, doc="ring entries")
+
+    def __post_init__(self) -> None:
+        validate_settings(self)

@@ -1,0 +1,30 @@
+"""`MemorySettings`: how long Temporary and automatic Long-Term memories live (`[memory]`).
+
+`MemoryStore.open(settings=...)` takes them; the TTLs are days here and
+`timedelta`s in the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from companion_memory.core.settings import setting, validate_settings
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySettings:
+    temporary_ttl_days: float = setting(7.0, low=0.01, high=3650.0, doc="Temporary expiry")
+    long_term_ttl_days: float = setting(90.0, low=0.01, high=36_500.0,
+                                        doc="auto Long-Term expiry")
+
+    def __post_init__(self) -> None:
+        validate_settings(self)
+
+    @property
+    def temporary_ttl(self) -> timedelta:
+        return timedelta(days=self.temporary_ttl_days)
+
+    @property
+    def long_term_ttl(self) -> timedelta:
+        return timedelta(days=self.long_term_ttl_days)

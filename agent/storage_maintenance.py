@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.core.clock import Clock
+from companion_memory.core.errors import InvalidInputError
 from companion_memory.storage.monitor import CleanResult, StorageLevel, StorageMonitor
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class NotificationShardCleaner:
         days = dict(retention_days or DEFAULT_RETENTION_DAYS)
         for level in (StorageLevel.NORMAL, StorageLevel.WARNING, StorageLevel.CRITICAL):
             if level not in days or days[level] < 0:
-                raise ValueError(f"retention for level {level.label} must be >= 0 days")
+                raise InvalidInputError(f"retention for level {level.label} must be >= 0 days")
         self._context = context
         self._clock = clock
         self._days = days

@@ -62,7 +62,7 @@ class AncsAdvertiser:
             raise PhoneLinkError(
                 f"BlueZ refused the advertisement: {type(exc).__name__}",
                 code="advertising_failed",
-            ) from None
+            ) from exc
         except BaseException:
             await self.stop()
             raise

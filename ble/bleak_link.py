@@ -26,7 +26,7 @@ from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
 from companion_memory.ble.errors import AttWriteError, LinkClosedError, PhoneLinkError
 from companion_memory.ble.link import NotifyCallback, PhoneLink
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 
 CONNECT_TIMEOUT_S = 20.0
 """BlueZ connect + service resolution; bleak's own default is 10-30 s."""
@@ -77,7 +77,7 @@ class BleakPhoneLink:
             await self._client.start_notify(uuid, handler)
         except BleakError as exc:
             self._handlers.pop(uuid, None)
-            raise self._convert(exc, "subscribe") from None
+            raise self._convert(exc, "subscribe") from exc
 
     async def stop_notify(self, uuid: str) -> None:
         from bleak.exc import BleakError
@@ -95,7 +95,7 @@ class BleakPhoneLink:
         try:
             await self._client.write_gatt_char(uuid, data, response=response)
         except BleakError as exc:
-            raise self._convert(exc, "write") from None
+            raise self._convert(exc, "write") from exc
 
     def _convert(self, exc: Exception, what: str) -> PhoneLinkError:
         from bleak.exc import BleakGATTProtocolError
@@ -176,7 +176,7 @@ async def connect_phone(
     except BleakError as exc:
         raise PhoneLinkError(
             f"connecting to the phone failed: {type(exc).__name__}", code="connect_failed"
-        ) from None
+        ) from exc
     link = BleakPhoneLink(client)
     holder["link"] = link
     try:
@@ -201,7 +201,7 @@ class Backoff:
 
     def __post_init__(self) -> None:
         if not 0 < self.initial <= self.maximum:
-            raise ValueError("backoff needs 0 < initial <= maximum (seconds)")
+            raise InvalidInputError("backoff needs 0 < initial <= maximum (seconds)")
 
 
 class PhoneLinkRunner:

@@ -49,7 +49,7 @@ def cap_body(event: NotificationEvent, limit: int) -> NotificationEvent:
     and flagged `truncated` (the same event when it already fits). Every phone link
     applies the configured cap (`intake.body_limit_bytes`) with this before it publishes."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise ValueError(f"the body cap is a positive number of bytes (got {limit!r})")
+        raise InvalidInputError(f"the body cap is a positive number of bytes (got {limit!r})")
     body, cut = _truncate_utf8(event.body, limit)
     if not cut:
         return event

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from companion_memory.ble.events import NotificationEvent
+from companion_memory.core.errors import InvalidInputError
 
 DEFAULT_RING_CAPACITY = 1024
 DEFAULT_REPLAY_WINDOW = 4096
@@ -60,11 +61,11 @@ class EventRing:
         first_seq: int = 1,
     ) -> None:
         if capacity < 1:
-            raise ValueError("ring capacity must be at least 1")
+            raise InvalidInputError("ring capacity must be at least 1")
         if replay_window < 0:
-            raise ValueError("replay window must be zero or more")
+            raise InvalidInputError("replay window must be zero or more")
         if first_seq < 1:
-            raise ValueError("first_seq must be at least 1")
+            raise InvalidInputError("first_seq must be at least 1")
         self._capacity = capacity
         self.generation = uuid.uuid4().hex[:16]
         """Identifies this ring instance; sequence numbers restart with a new generation."""
@@ -141,7 +142,7 @@ class EventRing:
         this read (a gap the caller must record).
         """
         if limit < 1:
-            raise ValueError("limit must be at least 1")
+            raise InvalidInputError("limit must be at least 1")
         if not self._entries:
             return RingRead((), 0, seq)
         oldest = self._entries[0].seq

@@ -13,6 +13,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, runtime_checkable
 
+from companion_memory.core.errors import InvalidInputError
+
 
 @runtime_checkable
 class Clock(Protocol):
@@ -56,7 +58,7 @@ class FakeClock:
         if start is None:
             start = datetime(2026, 1, 1, tzinfo=UTC)
         if start.tzinfo is None:
-            raise ValueError("FakeClock start must be timezone-aware")
+            raise InvalidInputError("FakeClock start must be timezone-aware")
         self._wall = start.astimezone(UTC)
         self._mono = 0.0
         self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
@@ -84,7 +86,7 @@ class FakeClock:
     async def advance(self, seconds: float) -> None:
         """Move time forward by `seconds`, waking every sleeper that is due."""
         if seconds < 0:
-            raise ValueError("time cannot go backwards")
+            raise InvalidInputError("time cannot go backwards")
         target = self._mono + seconds
         while self._sleepers and self._sleepers[0][0] <= target:
             deadline, _, fut = heapq.heappop(self._sleepers)
@@ -104,5 +106,5 @@ class FakeClock:
     def set_wall(self, when: datetime) -> None:
         """Jump the wall clock (not the monotonic clock), e.g. across midnight."""
         if when.tzinfo is None:
-            raise ValueError("wall time must be timezone-aware")
+            raise InvalidInputError("wall time must be timezone-aware")
         self._wall = when.astimezone(UTC)

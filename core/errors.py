@@ -16,8 +16,10 @@ which module raised it:
 Each error carries a stable machine-readable `code` and a human `reason`. Messages
 name what failed, why, and what is allowed; they never carry notification titles,
 bodies or memory text (callers must not put such content into `reason`). Where an
-error converts a lower-level exception at an I/O boundary it chains it
-(`raise ... from exc`), so the debug log keeps the cause.
+error converts a lower-level exception at an I/O boundary (a file, SQLite, HTTP,
+BLE, llama.cpp) it chains it (`raise ... from exc`), so the debug log keeps the
+cause; `from None` is kept only where the lower error could quote content (a
+parse of a notification, an episode, a model's output or a stored line).
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def setting(default: Any, *, low: float | None = None, high: float | None = None
     """A settings field: `low`..`high` inclusive, or more than `above` (a duration of
     zero would make a loop spin or a wait never end), or one of `choices`."""
     if low is not None and above is not None:
-        raise ValueError("a setting has `low` or `above`, not both")
+        raise InvalidInputError("a setting has `low` or `above`, not both")
     meta = {"low": low, "high": high, "above": above, "choices": choices, "doc": doc}
     return field(default=default, metadata=meta)
 

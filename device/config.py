@@ -194,14 +194,14 @@ def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None
         try:
             with open(path, "rb") as handle:
                 data = tomllib.load(handle)
-        except FileNotFoundError:
-            raise ConfigError(f"config file {path} does not exist") from None
-        except IsADirectoryError:
-            raise ConfigError(f"config file {path} is a directory, not a TOML file") from None
-        except PermissionError:
-            raise ConfigError(f"config file {path} is not readable (permission denied)") from None
+        except FileNotFoundError as err:
+            raise ConfigError(f"config file {path} does not exist") from err
+        except IsADirectoryError as err:
+            raise ConfigError(f"config file {path} is a directory, not a TOML file") from err
+        except PermissionError as err:
+            raise ConfigError(f"config file {path} is not readable (permission denied)") from err
         except tomllib.TOMLDecodeError as err:
-            raise ConfigError(f"config file {path} is not valid TOML: {err}") from None
+            raise ConfigError(f"config file {path} is not valid TOML: {err}") from err
         except UnicodeDecodeError as err:
             raise ConfigError(
                 f"config file {path} is not valid UTF-8 (bad byte at offset {err.start}); "
@@ -210,7 +210,7 @@ def load_config(path: str | Path | None = None, *, env: Mapping[str, str] | None
         except OSError as err:
             raise ConfigError(
                 f"config file {path} cannot be read ({os.strerror(err.errno or 0)})"
-            ) from None
+            ) from err
     return parse_config(data, source=source, env=env, overrides=overrides)
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion_memory.ble.emulator.replay import replay_over_ancs
+from companion_memory.core.errors import StateError
 from companion_memory.device.config import parse_config
 from companion_memory.device.feed_input import parse_feed
 from companion_memory.device.invocation import Invocation
@@ -42,7 +43,7 @@ def cmd_demo(inv: Invocation) -> int:
     provider = inv.args.provider
     good, bad = parse_feed(sample_day())
     if bad:  # the bundled file is ours: a bad line is a packaging bug
-        raise RuntimeError(f"bundled sample day has {len(bad)} invalid line(s)")
+        raise StateError(f"bundled sample day has {len(bad)} invalid line(s)")
     events = [event for _, event in good]
     if provider == "llama":
         events = events[:LLAMA_DEMO_EVENTS]

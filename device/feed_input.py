@@ -43,12 +43,12 @@ def open_input(path: str) -> Iterator[BinaryIO]:
         return
     try:  # opened apart from the `with` so that only opening errors become usage errors
         handle = Path(path).open("rb")  # noqa: SIM115 - closed by the `with` below
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a file") from None
-    except PermissionError:
-        raise UsageError(f"{path}: not readable (permission denied)") from None
+    except FileNotFoundError as err:
+        raise UsageError(f"{path}: no such file") from err
+    except IsADirectoryError as err:
+        raise UsageError(f"{path}: is a directory, not a file") from err
+    except PermissionError as err:
+        raise UsageError(f"{path}: not readable (permission denied)") from err
     with handle:
         yield handle
 

@@ -33,7 +33,7 @@ from companion_memory.ble.events import BODY_LIMIT_BYTES
 from companion_memory.ble.ring import EventRing
 from companion_memory.ble.settings import LinkSettings
 from companion_memory.core.clock import Clock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 
 if TYPE_CHECKING:
     from companion_memory.ble.link import PhoneLink
@@ -59,7 +59,7 @@ class PhoneLinkService:
     ) -> None:
         """`body_limit_bytes` is the intake body cap every session applies."""
         if config.kind not in ("ancs", "android"):
-            raise ValueError("PhoneLinkService needs link.kind 'ancs' or 'android'")
+            raise InvalidInputError("PhoneLinkService needs link.kind 'ancs' or 'android'")
         self._config = config
         self._body_limit = body_limit_bytes
         self._ring = ring

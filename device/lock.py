@@ -103,23 +103,23 @@ def _open_lock_file(path: Path, *, create: bool) -> int | None:
         if create:
             raise
         return None
-    except IsADirectoryError:
-        raise _not_a_lock_file(path, "a directory") from None
+    except IsADirectoryError as err:
+        raise _not_a_lock_file(path, "a directory") from err
     except OSError as err:
         if err.errno == errno.ELOOP:
-            raise _not_a_lock_file(path, "a symbolic link") from None
+            raise _not_a_lock_file(path, "a symbolic link") from err
         if err.errno in (errno.ENXIO, errno.EACCES, errno.EPERM, errno.EROFS):
             try:
                 mode = os.lstat(path).st_mode
             except OSError:
                 mode = 0
             if mode and not stat.S_ISREG(mode):
-                raise _not_a_lock_file(path, _kind(mode)) from None
+                raise _not_a_lock_file(path, _kind(mode)) from err
             if err.errno == errno.EROFS:
                 raise RootError(f"{path} is on a read-only file system; companion-memory "
-                                "needs to write its lock file there") from None
+                                "needs to write its lock file there") from err
             raise RootError(f"{path} cannot be opened ({os.strerror(err.errno)}); check its "
-                            "owner and permissions") from None
+                            "owner and permissions") from err
         raise
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
@@ -140,9 +140,9 @@ def _open_dir(root: Path) -> int | None:
         return os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except FileNotFoundError:
         return None
-    except NotADirectoryError:
+    except NotADirectoryError as err:
         raise RootError(f"root {root} is not a directory; pass --root DIR with a "
-                        "directory") from None
+                        "directory") from err
 
 
 def _try_lock(fd: int, mode: int) -> bool:

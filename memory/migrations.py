@@ -80,18 +80,18 @@ def check_registry(migrations: Sequence[Migration]) -> None:
     for position, migration in enumerate(migrations, start=1):
         match = _NAME.fullmatch(migration.name)
         if match is None:
-            raise ValueError(
+            raise InvalidInputError(
                 f"migration name {migration.name!r} does not follow NNNN_<area>_<change> "
                 f"(area one of: {', '.join(AREAS)}; change: lowercase words joined by _)"
             )
         if int(match.group(1)) != position:
-            raise ValueError(
+            raise InvalidInputError(
                 f"migration {migration.name!r} is at position {position}; its number must "
                 f"be {position:04d} (numbers follow the registry order, no gaps)"
             )
         for name in migration.recorded_names:
             if name in seen:
-                raise ValueError(f"migration name {name!r} is used twice; names are unique")
+                raise InvalidInputError(f"migration name {name!r} is used twice; names are unique")
             seen.add(name)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from pathlib import Path
 
 import pytest
 
@@ -105,3 +106,21 @@ def test_every_leaf_maps_to_an_exit_status_by_its_category() -> None:
     assert exit_status(MemoryNotFoundError("m1")) == 2
     assert exit_status(NotRegularFileError("open", "/r/x", "symlink")) == 2
     assert exit_status(StorageIOError("write", "/r/x", OSError(28, "full"))) == 1
+
+
+def test_io_boundaries_keep_their_cause(tmp_path: Path) -> None:
+    from companion_memory.device.config import load_config
+    from companion_memory.device.errors import ConfigError
+    from companion_memory.memory.database import open_database
+    from companion_memory.memory.errors import DatabaseRefusedError
+
+    with pytest.raises(ConfigError) as missing:
+        load_config(tmp_path / "none.toml")
+    assert isinstance(missing.value.__cause__, FileNotFoundError)
+    with pytest.raises(ConfigError) as directory:
+        load_config(tmp_path)
+    assert isinstance(directory.value.__cause__, IsADirectoryError)
+    (tmp_path / "memory.sqlite3").mkdir()
+    with pytest.raises(DatabaseRefusedError) as refused:
+        open_database(tmp_path / "memory.sqlite3")
+    assert isinstance(refused.value.__cause__, IsADirectoryError)

@@ -111,7 +111,7 @@ class BudgetedProvider:
             raise BudgetExhaustedError(
                 f"the budget ledger of provider {self.name} cannot be read ({err.code}); "
                 f"move {self.ledger_path} aside to reset today's usage"
-            ) from None
+            ) from err
         if data is None or data.get("day") is None:
             return _Usage(day=self.today())
         fields = ("calls", "prompt_tokens", "completion_tokens", "refused")

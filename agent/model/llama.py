@@ -206,7 +206,7 @@ class LlamaCppProvider:
         except ModelError:
             raise
         except Exception as err:
-            raise ModelError(f"llama.cpp failed during generation ({type(err).__name__})") from None
+            raise ModelError(f"llama.cpp failed during generation ({type(err).__name__})") from err
         self.last_generation = generation
         self.calls += 1
         self.prompt_tokens += generation.prompt_tokens

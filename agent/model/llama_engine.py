@@ -113,7 +113,7 @@ def check_gguf_file(path: str) -> int:
     except OSError as err:
         raise ModelUnavailableError(
             f"model file {path} is not readable ({err.strerror}); check its permissions"
-        ) from None
+        ) from err
     if magic != GGUF_MAGIC:
         raise ModelUnavailableError(
             f"model file {path} is not a GGUF file (missing the GGUF magic); "

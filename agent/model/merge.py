@@ -27,6 +27,7 @@ from companion_memory.agent.model.provider import (
     ModelRequest,
     ModelTimeoutError,
 )
+from companion_memory.core.errors import InvalidInputError
 from companion_memory.memory import redact
 
 REJECTIONS_LIMIT = 8
@@ -101,9 +102,9 @@ class MemoryMergeEngine:
         deadline_s: float = 120.0,
     ) -> None:
         if max_output_tokens < 1:
-            raise ValueError("max_output_tokens must be at least 1")
+            raise InvalidInputError("max_output_tokens must be at least 1")
         if deadline_s <= 0:
-            raise ValueError("deadline_s must be positive")
+            raise InvalidInputError("deadline_s must be positive")
         self.provider = provider
         self.max_output_tokens = max_output_tokens
         self.deadline_s = deadline_s
@@ -164,10 +165,10 @@ class MemoryMergeEngine:
         try:
             async with asyncio.timeout(self.deadline_s):
                 response = await self.provider.complete(request)
-        except TimeoutError:
+        except TimeoutError as err:
             raise ModelTimeoutError(
                 f"the {request.scenario} model call ran past its {self.deadline_s:g} s deadline"
-            ) from None
+            ) from err
         data, error = parse_json_object(response.text)
         return RawProposal(
             data=data,

@@ -134,14 +134,14 @@ class OpenAICompatibleProvider:
         try:
             async with asyncio.timeout(limit):
                 status, content = await self._post(client, url, headers, request, limit)
-        except (TimeoutError, httpx.TimeoutException):
+        except (TimeoutError, httpx.TimeoutException) as err:
             raise ModelTimeoutError(
                 f"the server at {self.base_url} did not answer within {limit:g} s"
-            ) from None
+            ) from err
         except httpx.HTTPError as err:
             raise ModelUnavailableError(
                 f"cannot reach the model server at {self.base_url} ({type(err).__name__})"
-            ) from None
+            ) from err
         payload = self._payload(status, content)
         text, finish = self._content(payload)
         raw_usage = payload.get("usage")
@@ -289,8 +289,8 @@ class _BoundedBody:
         room = MAX_RESPONSE_BYTES - self._size
         try:
             self._add(self._inflate.decompress(raw, room + 1))
-        except zlib.error:
-            raise ModelOutputError("the server's compressed response cannot be decoded") from None
+        except zlib.error as err:
+            raise ModelOutputError("the server's compressed response cannot be decoded") from err
 
     def finish(self) -> bytes:
         if self._inflate is not None:
@@ -298,10 +298,10 @@ class _BoundedBody:
                 raise _over_limit()
             try:
                 self._add(self._inflate.flush())
-            except zlib.error:
+            except zlib.error as err:
                 raise ModelOutputError(
                     "the server's compressed response cannot be decoded"
-                ) from None
+                ) from err
         return b"".join(self._parts)
 
     def _add(self, data: bytes) -> None:

@@ -61,7 +61,7 @@ from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.agent.worker import WorkerSettings
 from companion_memory.ble.events import EventKind, format_rfc3339
 from companion_memory.core.clock import Clock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 from companion_memory.core.settings import check_setting
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
@@ -173,12 +173,12 @@ class NotificationProcessor:
         self._related_limit = related_limit
         self._filter = noise_filter or NoiseFilter()
         if not isinstance(source_retention, timedelta) or source_retention <= timedelta(0):
-            raise ValueError("source_retention must be a positive timedelta")
+            raise InvalidInputError("source_retention must be a positive timedelta")
         self._source_retention = source_retention
         self._zone = zone
         if items_per_call is not None and (not isinstance(items_per_call, int)
                                            or items_per_call < 1):
-            raise ValueError("items_per_call must be None or an integer >= 1")
+            raise InvalidInputError("items_per_call must be None or an integer >= 1")
         self._items_per_call = items_per_call
         self._log = logger or logging.getLogger("companion_memory.notifications")
         self._attempts_dirty = True  # unknown until checked once

@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from companion_memory.core.errors import InvalidInputError
 from companion_memory.memory.records import PERSONAL_KINDS, TEXT_LIMIT_CHARS, normalize_text
 from companion_memory.memory.secrets import contains_secret
 
@@ -114,10 +115,10 @@ class Candidate:
     def from_dict(cls, data: dict[str, Any]) -> Candidate:
         """Rebuild a staged candidate; `ValueError` when it is not one we wrote."""
         if not isinstance(data, dict) or data.get("action") not in ACTIONS:
-            raise ValueError("not a staged candidate")
+            raise InvalidInputError("not a staged candidate")
         sources = data.get("sources")
         if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
-            raise ValueError("staged candidate sources are malformed")
+            raise InvalidInputError("staged candidate sources are malformed")
         made = cls(
             action=data["action"],
             sources=tuple(sources),
@@ -128,7 +129,7 @@ class Candidate:
         )
         digest = candidate_digest(made)
         if digest != data.get("digest"):
-            raise ValueError("staged candidate digest does not match")
+            raise InvalidInputError("staged candidate digest does not match")
         return cls(made.action, made.sources, made.memory_id, made.kind, made.text,
                    made.subject, digest)
 

@@ -23,6 +23,7 @@ from enum import IntEnum, IntFlag
 from typing import TypeVar
 
 from companion_memory.ble.errors import CodecError, PhoneLinkError
+from companion_memory.core.errors import InvalidInputError
 
 ANCS_SERVICE_UUID = "7905f431-b5ce-4e99-a40f-4b1e122d00d0"
 NOTIFICATION_SOURCE_UUID = "9fbf120d-6301-42d9-8c58-25e699a21dbd"
@@ -193,28 +194,28 @@ class AttributeSpec:
 
     def __post_init__(self) -> None:
         if not 0 <= self.attribute_id <= 0xFF:
-            raise ValueError("attribute ids are one byte (0..255)")
+            raise InvalidInputError("attribute ids are one byte (0..255)")
         if self.max_length is not None and not 1 <= self.max_length <= 0xFFFF:
-            raise ValueError("a maximum attribute length is 1..65535 bytes")
+            raise InvalidInputError("a maximum attribute length is 1..65535 bytes")
 
 
 def _check_uid(uid: int) -> None:
     if not 0 <= uid <= 0xFFFFFFFF:
-        raise ValueError("a NotificationUID is a u32 (0..4294967295)")
+        raise InvalidInputError("a NotificationUID is a u32 (0..4294967295)")
 
 
 def encode_get_notification_attributes(uid: int, attributes: Sequence[AttributeSpec]) -> bytes:
     """The Control Point command that asks for a notification's attributes."""
     _check_uid(uid)
     if not attributes:
-        raise ValueError("ask for at least one attribute")
+        raise InvalidInputError("ask for at least one attribute")
     out = bytearray((CommandID.GET_NOTIFICATION_ATTRIBUTES,))
     out += _UID.pack(uid)
     for spec in attributes:
         out.append(spec.attribute_id)
         if spec.attribute_id in LENGTH_PREFIXED_ATTRIBUTES:
             if spec.max_length is None:
-                raise ValueError("Title, Subtitle and Message need a maximum length")
+                raise InvalidInputError("Title, Subtitle and Message need a maximum length")
             out += _U16.pack(spec.max_length)
     return bytes(out)
 
@@ -223,9 +224,9 @@ def encode_get_app_attributes(app_id: str, attribute_ids: Sequence[int]) -> byte
     """The Control Point command that asks for an app's attributes (e.g. DisplayName)."""
     raw = app_id.encode("utf-8")
     if not raw or b"\x00" in raw:
-        raise ValueError("an app identifier is non-empty and has no NUL byte")
+        raise InvalidInputError("an app identifier is non-empty and has no NUL byte")
     if not attribute_ids:
-        raise ValueError("ask for at least one attribute")
+        raise InvalidInputError("ask for at least one attribute")
     return bytes((CommandID.GET_APP_ATTRIBUTES,)) + raw + b"\x00" + bytes(attribute_ids)
 
 
@@ -233,7 +234,7 @@ def encode_perform_notification_action(uid: int, action: ActionID | int) -> byte
     """The Control Point command that performs the positive or negative action."""
     _check_uid(uid)
     if int(action) not in (0, 1):
-        raise ValueError("the action is 0 (positive) or 1 (negative)")
+        raise InvalidInputError("the action is 0 (positive) or 1 (negative)")
     return bytes((CommandID.PERFORM_NOTIFICATION_ACTION,)) + _UID.pack(uid) + bytes((action,))
 
 

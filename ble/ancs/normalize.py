@@ -29,6 +29,7 @@ from companion_memory.ble.events import (
     LATEST_EVENT_TIME,
     TEXT_FIELD_LIMIT_BYTES,
 )
+from companion_memory.core.errors import InvalidInputError
 
 A = NotificationAttributeID
 
@@ -162,7 +163,7 @@ class AncsContentIndex:
 
     def __init__(self, capacity: int = 4096) -> None:
         if capacity < 1:
-            raise ValueError("the content index needs a capacity of at least 1")
+            raise InvalidInputError("the content index needs a capacity of at least 1")
         self._capacity = capacity
         self._keys: OrderedDict[str, str] = OrderedDict()
 

@@ -24,6 +24,7 @@ from companion_memory.ble.ancs.codec import (
     encode_get_app_attributes,
     encode_get_notification_attributes,
 )
+from companion_memory.core.errors import InvalidInputError
 
 DEFAULT_ATTRIBUTE_LIMIT = 1024
 """Bytes allowed for an attribute requested without a maximum length (app id, date...)."""
@@ -62,13 +63,14 @@ class AttributeRequest:
         """The Control Point bytes of this request."""
         if self.command == CommandID.GET_NOTIFICATION_ATTRIBUTES:
             if self.uid is None:
-                raise ValueError("a notification attribute request needs a uid")
+                raise InvalidInputError("a notification attribute request needs a uid")
             return encode_get_notification_attributes(self.uid, self.attributes)
         if self.command == CommandID.GET_APP_ATTRIBUTES:
             if self.app_id is None:
-                raise ValueError("an app attribute request needs an app id")
+                raise InvalidInputError("an app attribute request needs an app id")
             return encode_get_app_attributes(self.app_id, [a.attribute_id for a in self.attributes])
-        raise ValueError("only Get Notification / App Attributes have a Data Source response")
+        raise InvalidInputError(
+            "only Get Notification / App Attributes have a Data Source response")
 
     def response_header(self) -> bytes:
         """The bytes every response to this request must start with."""

@@ -61,7 +61,7 @@ from companion_memory.ble.events import BODY_LIMIT_BYTES, EventKind, Notificatio
 from companion_memory.ble.link import PhoneLink
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 
 COMMAND_TIMEOUT_S = 5.0
 """How long one Control Point command may take until its response is complete; iOS
@@ -122,18 +122,18 @@ class AncsSession:
         logger: logging.Logger | None = None,
     ) -> None:
         if command_timeout <= 0:
-            raise ValueError("command_timeout must be positive (seconds)")
+            raise InvalidInputError("command_timeout must be positive (seconds)")
         if (isinstance(message_limit, bool) or not isinstance(message_limit, int)
                 or not 1 <= message_limit <= BODY_LIMIT_BYTES):
             # ANCS allows 65535, but a body is never kept past BODY_LIMIT_BYTES.
-            raise ValueError(f"message_limit (the body cap) is 1..{BODY_LIMIT_BYTES} bytes")
+            raise InvalidInputError(f"message_limit (the body cap) is 1..{BODY_LIMIT_BYTES} bytes")
         if queue_limit < 1:
-            raise ValueError("queue_limit must be at least 1")
+            raise InvalidInputError("queue_limit must be at least 1")
         self._link = link
         self._ring = ring
         if isinstance(zone, str):
             if not zone.strip():
-                raise ValueError("zone is an IANA zone name such as Europe/Berlin")
+                raise InvalidInputError("zone is an IANA zone name such as Europe/Berlin")
             self._zone_name, self._zone = zone, None
         else:
             self._zone_name, self._zone = zone.key, zone
@@ -255,7 +255,7 @@ class AncsSession:
             try:
                 await self._link.write(CONTROL_POINT_UUID, request.encode(), response=True)
             except AttWriteError as exc:
-                raise AncsCommandError(exc.att_code) from None
+                raise AncsCommandError(exc.att_code) from exc
             if not future.done():
                 sleeper = asyncio.ensure_future(self._clock.sleep(self._timeout))
                 try:

@@ -25,6 +25,7 @@ import orjson
 
 from companion_memory.ble.errors import CodecError
 from companion_memory.ble.events import InvalidEventError, NotificationEvent, format_rfc3339
+from companion_memory.core.errors import InvalidInputError
 
 COMPANION_SERVICE_UUID = "8e1f0001-6c1a-4a5e-9d2b-3c7a5e0b9a10"
 EVENT_CHARACTERISTIC_UUID = "8e1f0002-6c1a-4a5e-9d2b-3c7a5e0b9a10"
@@ -65,7 +66,7 @@ class AndroidCodecError(CodecError):
 def encode_message(event: NotificationEvent, seq: int, mtu: int = 23) -> list[bytes]:
     """The frames that carry `event` as message `seq` at the given ATT MTU."""
     if not 0 <= seq <= 0xFFFF:
-        raise ValueError("seq is a u16 (0..65535)")
+        raise InvalidInputError("seq is a u16 (0..65535)")
     payload = orjson.dumps(
         {
             "kind": event.kind.value,
@@ -84,10 +85,10 @@ def encode_message(event: NotificationEvent, seq: int, mtu: int = 23) -> list[by
 def encode_payload(payload: bytes, seq: int, mtu: int = 23) -> list[bytes]:
     size = mtu - 3 - FRAME_HEADER.size
     if size < 1:
-        raise ValueError("the ATT MTU is at least 23")
+        raise InvalidInputError("the ATT MTU is at least 23")
     chunks = [payload[i : i + size] for i in range(0, len(payload), size)] or [b""]
     if len(chunks) > 255:
-        raise ValueError("a message needs more than 255 chunks at this MTU")
+        raise InvalidInputError("a message needs more than 255 chunks at this MTU")
     return [
         FRAME_HEADER.pack(PROTOCOL_VERSION, seq, i, len(chunks)) + chunk
         for i, chunk in enumerate(chunks)

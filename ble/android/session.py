@@ -34,7 +34,7 @@ from companion_memory.ble.errors import LinkClosedError
 from companion_memory.ble.events import BODY_LIMIT_BYTES, cap_body
 from companion_memory.ble.link import PhoneLink
 from companion_memory.ble.ring import EventRing
-from companion_memory.core.errors import CompanionMemoryError
+from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 
 _log = logging.getLogger("companion_memory.ble.android")
 
@@ -64,7 +64,7 @@ class AndroidSession:
     ) -> None:
         if (isinstance(body_limit_bytes, bool) or not isinstance(body_limit_bytes, int)
                 or not 1 <= body_limit_bytes <= BODY_LIMIT_BYTES):
-            raise ValueError(f"body_limit_bytes is 1..{BODY_LIMIT_BYTES} bytes")
+            raise InvalidInputError(f"body_limit_bytes is 1..{BODY_LIMIT_BYTES} bytes")
         self._body_limit = body_limit_bytes
         self._link = link
         self._ring = ring

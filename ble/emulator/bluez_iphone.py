@@ -217,7 +217,7 @@ class BluezIphone:
         except AttWriteError as exc:
             raise DBusError(
                 "org.bluez.Error.Failed", f"Operation failed with ATT error: 0x{exc.att_code:02x}"
-            ) from None
+            ) from exc
         if response is not None:
             asyncio.get_running_loop().call_soon(self._send_data, fragment(response, self.mtu))
 

@@ -123,7 +123,7 @@ class EmulatedIphone:
         try:
             response = self.model.handle_control_point(bytes(value))
         except AttWriteError as exc:
-            raise ATT_Error(exc.att_code) from None
+            raise ATT_Error(exc.att_code) from exc
         if response is not None:
             pieces = fragment(response, int(connection.att_mtu))
             # After the write response, as iOS does.

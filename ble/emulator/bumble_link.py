@@ -90,7 +90,7 @@ class BumblePhoneLink:
         try:
             await self._peer.write_value(characteristic, data, with_response=response)
         except ATT_Error as exc:
-            raise AttWriteError(int(exc.error_code)) from None
+            raise AttWriteError(int(exc.error_code)) from exc
         except Exception as exc:
             if self._closed.is_set():
                 raise LinkClosedError("the phone disconnected during a write") from None

@@ -32,7 +32,7 @@ types: $(STAMP)
 	rm -rf build/typecheck && mkdir -p $(TYPECHECK)
 	ln -s ../../../companion_memory/__init__.py $(TYPECHECK)/__init__.py
 	for p in core ble storage memory agent device; do ln -s ../../../$$p $(TYPECHECK)/$$p; done
-	MYPYPATH=build/typecheck $(BIN)/mypy -p companion_memory
+	MYPYPATH=build/typecheck $(BIN)/mypy -p companion_memory -p tests
 
 test: lint types
 	$(BIN)/python -m pytest -q

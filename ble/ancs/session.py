@@ -159,6 +159,11 @@ class AncsSession:
     def link(self) -> PhoneLink:
         return self._link
 
+    @property
+    def idle(self) -> bool:
+        """No Notification Source packet waits and no attribute command is in flight."""
+        return self._queue.empty() and self._pending is None
+
     # -- link callbacks (synchronous, never block) ---------------------------------
 
     def on_notification_source(self, data: bytes) -> None:

@@ -8,6 +8,7 @@ and that bad corpus input is a clear error naming the row or question.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import orjson
@@ -25,7 +26,8 @@ GOOD_QUESTION = {"id": "q001", "asked_at": "2026-03-02T10:00:00+01:00",
 
 
 def write(
-    folder: Path, rows: list[dict[str, object]], questions: list[dict[str, object]]
+    folder: Path, rows: Sequence[Mapping[str, object]],
+    questions: Sequence[Mapping[str, object]]
 ) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "notifications.jsonl").write_bytes(b"\n".join(orjson.dumps(r) for r in rows))

@@ -42,7 +42,7 @@ async def _start(link: FakeIphoneLink, ring: EventRing, **kwargs: object) -> tup
 
 
 async def _idle(session: AncsSession) -> None:
-    await until(lambda: session._queue.empty() and session._pending is None)
+    await until(lambda: session.idle)
     for _ in range(20):
         await asyncio.sleep(0)
 

@@ -40,7 +40,7 @@ from companion_memory.device.config import (
 from companion_memory.device.errors import ConfigError
 from companion_memory.storage.monitor import ThresholdError, Thresholds
 from companion_memory.storage.settings import StorageSettings
-from tests.device.test_cli import cli
+from tests.device.helpers import cli
 
 NOTHING: Any = object()  # the constructors below only keep their collaborators
 
@@ -148,9 +148,11 @@ def test_intake_bounds_are_the_sessions_and_the_processors() -> None:
         AncsSession(FakeIphoneLink(), EventRing(), zone="UTC", message_limit=cap + 1)
     for key in ("batch_size", "consume_limit"):
         top = high(IntakeConfig, key)
-        NotificationProcessor(NOTHING, NOTHING, NOTHING, clock=FakeClock(), **{key: top})
+        ok: dict[str, Any] = {key: top}
+        NotificationProcessor(NOTHING, NOTHING, NOTHING, clock=FakeClock(), **ok)
+        bad: dict[str, Any] = {key: top + 1}
         with pytest.raises(SettingsError, match=f"{key} = {top + 1}"):
-            NotificationProcessor(NOTHING, NOTHING, NOTHING, clock=FakeClock(), **{key: top + 1})
+            NotificationProcessor(NOTHING, NOTHING, NOTHING, clock=FakeClock(), **bad)
 
 
 def test_storage_settings_build_the_monitors_thresholds() -> None:

@@ -38,9 +38,9 @@ async def test_hooks_end_to_end(tmp_path: Path) -> None:
     clock = FakeClock(START)
     runtime = Runtime(QUICK, root=tmp_path / "root", clock=clock,
                       probe=FakeDiskProbe(free_bytes=4 << 30))
-    assert runtime.state is RuntimeState.UNOPENED
+    states = [runtime.state]
     async with runtime:
-        assert runtime.state is RuntimeState.OPEN
+        states.append(runtime.state)
         totals = await runtime.feed([
             ev("k1", "Dinner on Saturday at 7 at the Italian place?"),
             ev("k2", "Your verification code is 482913", app="com.examplebank.mobile"),
@@ -71,7 +71,8 @@ async def test_hooks_end_to_end(tmp_path: Path) -> None:
         as_dict = status.to_dict()
         assert as_dict["pending"] == 0 and as_dict["storage"]["level"] == "normal"
         assert "482913" not in repr(as_dict) and "Italian" not in repr(as_dict)
-    assert runtime.state is RuntimeState.CLOSED
+    states.append(runtime.state)
+    assert states == [RuntimeState.UNOPENED, RuntimeState.OPEN, RuntimeState.CLOSED]
     await runtime.close()  # idempotent
 
 

@@ -105,7 +105,7 @@ def test_a_database_from_before_0003_gets_only_the_missing_migrations(tmp_path: 
                 "sweep_0001_ledger"]
     _old_database(path, recorded)
     open_database(path).close()
-    names = [n for n, _ in _snapshot(path)["recorded"]]
+    names = [str(n) for n, _ in _snapshot(path)["recorded"]]
     assert sorted(names) == sorted([*recorded, "0003_memory_search_text",
                                     "0004_memory_detail_stems",
                                     "0005_memory_rejection_fingerprints"])

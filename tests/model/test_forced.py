@@ -6,6 +6,7 @@ answer into an invalid one) and must force everything that is fixed."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC
 from typing import Any
 
@@ -17,7 +18,7 @@ from companion_memory.agent.notifications.contract import batch_schema, output_b
 from tests.notifications.contract_items import ITEMS
 
 
-def _write(schema: dict[str, Any], free: dict[int, str]) -> tuple[str, int]:
+def _write(schema: dict[str, Any], free: Mapping[str, Any]) -> tuple[str, int]:
     """Write an answer as a decoder would: fixed text when the cursor forces some, else
     the next character of the chosen answer `free` (by hole order). Returns the text and
     how many characters were forced."""

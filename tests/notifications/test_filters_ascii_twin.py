@@ -7,6 +7,7 @@ import random
 from companion_memory.agent.notifications import filters as F
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.core.clock import FakeClock
+from companion_memory.memory.secrets import _lowered as lowered
 
 FRAGMENTS = [
     "Your verification code is", "CODE", "code:", "Code is", "use", "ENTER", "type", "to",
@@ -44,7 +45,7 @@ def slow_classify(text: str) -> tuple[object, ...]:
 
 
 def fast_classify(text: str) -> tuple[object, ...]:
-    low = F._lowered(text)
+    low = lowered(text)
     assert low is not None
     return (
         bool(F._API_KEY_LC.search(low)),
@@ -68,7 +69,7 @@ def test_ascii_twins_agree_with_ignorecase_patterns_on_random_text() -> None:
 
 
 def test_non_ascii_text_takes_the_original_patterns() -> None:
-    assert F._lowered("Passwort für WLAN: Sommer2026") is None
+    assert lowered("Passwort für WLAN: Sommer2026") is None
     event = NotificationEvent.create(
         kind="added", key="k", app_id="com.x", title="Bank",
         body="Ihr Bestätigungscode lautet 482913", posted_at=FakeClock().now(),

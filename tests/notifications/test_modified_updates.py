@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion_memory.memory.records import Status
-from tests.notifications.harness import event, pipeline
+from companion_memory.memory.records import MemoryRecord, Status
+from tests.notifications.harness import Pipeline, event, pipeline
 
 
-async def live(p: object) -> list[object]:
-    records = await p.memories()  # type: ignore[attr-defined]
+async def live(p: Pipeline) -> list[MemoryRecord]:
+    records: list[MemoryRecord] = await p.memories()
     return [r for r in records if r.status is Status.ACTIVE]
 
 

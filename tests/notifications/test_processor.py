@@ -105,11 +105,10 @@ async def test_backlog_one_call_per_batch(tmp_path: Path) -> None:
 
 
 async def test_stale_revision_blocks_the_cursor_and_counts_an_attempt(tmp_path: Path) -> None:
-    async with pipeline(tmp_path, [answer()]) as p:
+    stale = answer({"c": 1, "a": "update", "id": "m-seed", "rev": 7,
+                    "t": "Anna prefers the Greek place"})
+    async with pipeline(tmp_path, [stale]) as p:
         await seed_memory(p.store, "Anna likes the Greek place for dinner")
-        p.provider.push(answer({"c": 1, "a": "update", "id": "m-seed", "rev": 7,
-                                "t": "Anna prefers the Greek place"}))
-        p.provider._steps.pop(0)  # the placeholder
         p.publish(event("Greek place for dinner again?"))
         outcome = await p.processor.run_batch()
         assert outcome.report.error == "invalid_proposal"

@@ -7,6 +7,7 @@ fault-injecting twin for the same contract.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def test_real_fs_never_opens_through_a_symlink(tmp_path: Path, operation: str) -
     link = tmp_path / "link.jsonl"
     link.symlink_to(target)
     fs = RealFileSystem()
-    calls = {
+    calls: dict[str, Callable[[], object]] = {
         "read_bytes": lambda: fs.read_bytes(str(link)),
         "read_at": lambda: fs.read_at(str(link), 0, 4),
         "append": lambda: fs.append(str(link), b"x"),

@@ -41,7 +41,7 @@ class FullConnection:
 
     def execute(self, sql: str) -> Any:
         err = sqlite3.OperationalError("database or disk is full")
-        err.sqlite_errorcode = sqlite3.SQLITE_FULL  # type: ignore[attr-defined]
+        err.sqlite_errorcode = sqlite3.SQLITE_FULL
         raise err
 
 
@@ -53,6 +53,6 @@ def test_sqlite_full_at_open_is_not_called_unreadable() -> None:
 
 def test_is_disk_full_reads_extended_codes() -> None:
     err = sqlite3.OperationalError("x")
-    err.sqlite_errorcode = sqlite3.SQLITE_FULL | (1 << 8)  # type: ignore[attr-defined]
+    err.sqlite_errorcode = sqlite3.SQLITE_FULL | (1 << 8)
     assert is_disk_full(err)
     assert not is_disk_full(sqlite3.OperationalError("x"))

@@ -35,7 +35,7 @@ from companion_memory.core.errors import CompanionMemoryError, StateError
 from companion_memory.core.settings import setting, validate_settings
 
 DEFAULT_IDLE_DELAY_S = 300.0
-"""The design's five minutes without foreground activity before memory work runs."""
+"""Five minutes without foreground activity before memory work runs (docs/configuration.md)."""
 
 MAX_RETRY_BUDGET = 100
 """Most attempts a processor makes at one batch before recording it as a gap."""

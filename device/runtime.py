@@ -107,7 +107,7 @@ class RuntimeStateError(DeviceError, StateError):
 
 
 def scenario_fallbacks() -> dict[str, Any]:
-    """The deterministic provider's fallback per scenario (the design's no-model path)."""
+    """The deterministic provider's fallback per scenario (the offline, no-model path)."""
 
     return {
         "notifications": notification_fallback,

@@ -1,6 +1,6 @@
 """The provider with no model: each scenario registers a deterministic fallback.
 
-This is the design's Temporary Memory fallback for tests and offline operation.
+It is the offline mode (the default provider) and what the tests run on.
 A fallback receives the request's structured `payload` and returns the JSON
 object a model would have produced for the scenario's schema.
 """

@@ -1,4 +1,5 @@
-"""The design's deterministic Temporary Memory fallback for the notification scenario.
+"""The deterministic Temporary Memory fallback for the notification scenario (the
+offline default; no model).
 
 No model: one Temporary memory per meaningful notification, as a short, bounded
 statement shaped by the kind of notification ("WhatsApp message from Anna: Dinner

@@ -11,8 +11,8 @@ keys to keep completions small:
 
 Validation has two outcomes per problem. Blocking problems (malformed answer,
 an id outside the notification's related set, a stale revision) invalidate the
-batch: nothing is applied and the cursor stays (DESIGN "Proposals and memory
-writes"). Dropped problems (no provenance, a second action for a notification,
+batch: nothing is applied and the cursor stays, so the batch is retried whole.
+Dropped problems (no provenance, a second action for a notification,
 text out of bounds or holding a secret, an owner-rejected text, too low an
 authority) remove just that proposal and are counted by reason.
 """

@@ -15,7 +15,7 @@ from companion_memory.device.lock import RootLock, read_holder
 from companion_memory.device.root import MARKER, check_root, prepare_root, resolve_root
 
 
-def test_defaults_match_design() -> None:
+def test_defaults_match_the_documented_defaults() -> None:
     c = Config()
     assert c.intake.body_limit_bytes == 4096
     assert c.intake.consume_limit == 100

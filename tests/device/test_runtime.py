@@ -165,6 +165,7 @@ def test_readme_embedding_example_runs(tmp_path: Path) -> None:
                           env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     assert "Dinner on Saturday" in proc.stdout
+    assert "refused: empty_query" in proc.stdout and "pending 0 gaps 0" in proc.stdout
 
 
 async def test_a_config_built_in_code_is_checked_like_a_file(tmp_path: Path) -> None:

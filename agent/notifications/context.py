@@ -167,7 +167,7 @@ class NotificationContext:
             if kind not in (None, "dir"):
                 raise NotRegularFileError("open", directory, kind)
         log = JsonlLog(fs, events)
-        state = ContextState(fs, os.path.join(base, "state.json"))
+        state = ContextState(fs, os.path.join(base, "state.json"), read_only=read_only)
         if cursor is None:
             cursor = StateFileCursor()
         if isinstance(cursor, StateFileCursor):

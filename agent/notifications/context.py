@@ -50,7 +50,15 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion_memory.agent.notifications.context_checkpoint import (
+    CHECKPOINT_FILE,
+    Checkpointer,
+)
 from companion_memory.agent.notifications.context_cursors import Cursors
+from companion_memory.agent.notifications.context_fingerprints import (
+    PRINTS_DIR,
+    FingerprintIndex,
+)
 from companion_memory.agent.notifications.context_history import HistoryReader
 from companion_memory.agent.notifications.context_intake import IntakeWriter
 from companion_memory.agent.notifications.context_pending import (
@@ -127,20 +135,25 @@ class NotificationContext:
         self._commit_lock = asyncio.Lock()
         self._closed = False
         self._cursors = Cursors(SourceCursor(None, 0))
-        fingerprints: dict[bytes, int] = {}
+        base = os.path.dirname(state.path)
+        fs = state.fs
+        prints = FingerprintIndex(fs, os.path.join(base, PRINTS_DIR), log)
+        self._checkpoints = Checkpointer(fs, os.path.join(base, CHECKPOINT_FILE), log, prints,
+                                         read_only=read_only)
         recent = RecentWindow()
         self._gaps = GapBook(state, clock, read_only=read_only)
         self._recovery = Recovery(
             log=log, state=state, gaps=self._gaps, cursors=self._cursors, read_only=read_only,
-            on_reset=lambda: self._pending.reset(), fingerprints=fingerprints,
+            on_reset=lambda: self._pending.reset(), prints=prints,
+            checkpoints=self._checkpoints,
         )
         self._pending = PendingQueue(log=log, cursor=cursor, cursors=self._cursors,
                                      recovery=self._recovery, recent=recent)
         self._intake = IntakeWriter(ring=ring, log=log, state=state, gaps=self._gaps,
                                     cursors=self._cursors, clock=clock, recent=recent,
-                                    fingerprints=fingerprints)
+                                    prints=prints, checkpoints=self._checkpoints)
         self._retention = Retention(log=log, state=state, cursors=self._cursors,
-                                    recovery=self._recovery, fingerprints=fingerprints)
+                                    recovery=self._recovery, prints=prints, fs=fs)
         self._history = HistoryReader(log=log, recovery=self._recovery)
         self._memory = cursor
 
@@ -174,18 +187,33 @@ class NotificationContext:
             cursor.attach(state)
         ctx = cls(ring=ring, log=log, state=state, cursor=cursor, clock=clock or SystemClock(),
                   read_only=read_only)
-        await ctx._blocking(lambda: ctx._recovery.recover("cut_at_open"))
-        ctx._intake.seed_replay_window()
+        def recover() -> None:
+            ctx._recovery.recover("cut_at_open")
+            ctx._intake.seed_replay_window()
+
+        await ctx._blocking(recover)
         memory_cursor = await cursor.load()
-        await ctx._blocking(lambda: ctx._recovery.memory_cursor_loaded(memory_cursor))
+
+        def settle() -> None:
+            ctx._recovery.memory_cursor_loaded(memory_cursor)
+            ctx._checkpoints.write_sync()
+
+        await ctx._blocking(settle)
         return ctx
 
     async def close(self) -> None:
-        """Idempotent; later calls other than close raise ContextClosedError."""
+        """Idempotent; later calls other than close raise ContextClosedError.
+
+        Writes a checkpoint when records were appended since the last one (so the
+        next open reads nothing); failing to is logged, never raised."""
         if self._closed:
             return
         async with self._lock:
+            if self._closed:
+                return
             self._closed = True
+            if self._checkpoints.appended:
+                await self._blocking(self._checkpoints.write_sync)
 
     @property
     def last_recovery(self) -> RecoveryReport | None:
@@ -244,11 +272,15 @@ class NotificationContext:
                 return ConsumeResult(0, 0, True)
             if self._log.needs_recovery:
                 await self._blocking(self._recovery.ready)
+            if not intake.ready:
+                await self._blocking(intake.load_sync)
             batch = intake.prepare(limit)
             if batch is None:
                 return ConsumeResult(0, 0, False)
             await self._blocking(lambda: intake.write_sync(batch))
             intake.written(batch)
+            if self._checkpoints.due:
+                await self._blocking(self._checkpoints.write_sync)
             return batch.result()
 
     def set_intake_enabled(self, enabled: bool) -> None:

@@ -3,8 +3,9 @@
 `prepare` reads the ring after the source cursor (a ring whose generation
 differs from the last durable one is read from its beginning), drops events
 whose content fingerprint is already in the retained log (the log is the truth,
-not the ring's replay window) and numbers the rest. `write` then reserves the
-batch's ids in the state file (`id_high_water`) before any of its bytes exist,
+not the ring's replay window; `context_fingerprints`) and numbers the rest.
+`write` then reserves the batch's ids in the state file (`id_high_water`) before
+any of its bytes exist,
 appends and fsyncs the batch, and only then moves the source cursor; ring
 overflow since the last read is recorded as a "ring_overflow" gap first.
 """
@@ -15,7 +16,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from companion_memory.agent.notifications.context_checkpoint import Checkpointer
 from companion_memory.agent.notifications.context_cursors import Cursors
+from companion_memory.agent.notifications.context_fingerprints import FingerprintIndex
 from companion_memory.agent.notifications.context_pending import RecentWindow
 from companion_memory.agent.notifications.context_recovery import GapBook
 from companion_memory.agent.notifications.context_state import ContextState
@@ -55,7 +58,8 @@ class IntakeWriter:
 
     def __init__(
         self, *, ring: EventRing, log: JsonlLog, state: ContextState, gaps: GapBook,
-        cursors: Cursors, clock: Clock, recent: RecentWindow, fingerprints: dict[bytes, int],
+        cursors: Cursors, clock: Clock, recent: RecentWindow, prints: FingerprintIndex,
+        checkpoints: Checkpointer,
     ) -> None:
         self._ring = ring
         self._log = log
@@ -64,8 +68,8 @@ class IntakeWriter:
         self._cursors = cursors
         self._clock = clock
         self._recent = recent
-        self.fingerprints = fingerprints
-        """Content fingerprint -> context id of every record in the retained log."""
+        self._prints = prints
+        self._checkpoints = checkpoints
         self.enabled = True
         self.dirty = False
         """The intake flag changed since it was last written to the state file."""
@@ -81,17 +85,28 @@ class IntakeWriter:
 
     def seed_replay_window(self) -> None:
         """A new process has a new ring with an empty replay window: seed it with the
-        fingerprints of the newest records of the log, so most re-sent events are
-        dropped before they take ring space; `prepare` refuses the rest against every
-        retained record."""
+        fingerprints of the newest records of the log (reads at most the window's
+        worth of sidecar entries), so most re-sent events are dropped before they take
+        ring space; `prepare` refuses the rest against every retained record."""
         window = self._ring.replay_window
-        if window == 0 or not self.fingerprints:
+        if window == 0:
             return
-        newest = list(self.fingerprints)[-window:]
-        self._ring.remember(newest)
+        newest = self._prints.newest(window)
+        if newest:
+            self._ring.remember(newest)
+
+    @property
+    def ready(self) -> bool:
+        """Whether `prepare` can run now (every retained fingerprint is in memory)."""
+        return self._prints.loaded
+
+    def load_sync(self) -> None:
+        """Load the retained fingerprints (the first consume after open)."""
+        self._prints.load_all()
 
     def prepare(self, limit: int) -> Batch | None:
-        """Read and number the next batch (no I/O); None when the ring has nothing new."""
+        """Read and number the next batch (no I/O; needs `ready`); None when the ring
+        has nothing new."""
         generation = self._ring.generation
         source = self._cursors.source
         after = source.ring_seq if source.ring_generation == generation else 0
@@ -108,7 +123,7 @@ class IntakeWriter:
         received = format_rfc3339(now)
         received_at = parse_rfc3339(received, "received_at")  # as read back from the log
         first_id = self._cursors.last_context_id + 1
-        known = self.fingerprints
+        known = self._prints
         fresh: list[Any] = []
         fresh_prints: list[bytes] = []
         batch_prints: set[bytes] = set()
@@ -152,6 +167,7 @@ class IntakeWriter:
         if not batch.lines:
             return
         for i, fp in enumerate(batch.prints):
-            self.fingerprints[fp] = batch.first_id + i
+            self._prints.add(batch.first_id + i, fp)
+        self._checkpoints.appended += len(batch.lines)
         self._recent.remember(batch.first_id, batch.generation, batch.received_at,
                               batch.entries)

@@ -7,7 +7,10 @@ one; read-only, kept in memory (what a repairing open would record).
 `Recovery` recovers the log, turns what the scan found (torn tails, corrupt and
 misordered lines, unsafe entries, ids reserved for a batch that never became
 readable, a state hint ahead of the log) into gaps, and derives the source
-cursor and the highest context id from the log and the state file.
+cursor and the highest context id from the log and the state file. The log
+reads only what changed since the last checkpoint (`context_checkpoint`); the
+fingerprints of the records it scans are added to the index, those of the
+shards it took from the checkpoint stay in their sidecars until first use.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from companion_memory.agent.notifications.context_checkpoint import Checkpointer
 from companion_memory.agent.notifications.context_cursors import Cursors
+from companion_memory.agent.notifications.context_fingerprints import FingerprintIndex
 from companion_memory.agent.notifications.context_state import ContextState
 from companion_memory.agent.notifications.context_types import Gap, SourceCursor, line_fingerprint
 from companion_memory.core.clock import Clock
@@ -82,7 +87,8 @@ class Recovery:
         cursors: Cursors,
         read_only: bool,
         on_reset: Callable[[], None],
-        fingerprints: dict[bytes, int],
+        prints: FingerprintIndex,
+        checkpoints: Checkpointer,
     ) -> None:
         self._log = log
         self._state = state
@@ -90,7 +96,8 @@ class Recovery:
         self._cursors = cursors
         self._read_only = read_only
         self._on_reset = on_reset
-        self.fingerprints = fingerprints
+        self._prints = prints
+        self._checkpoints = checkpoints
         self.last_report: RecoveryReport | None = None
 
     def ready(self) -> None:
@@ -133,16 +140,18 @@ class Recovery:
                     "context_ids_go_backwards", ref=f"{os.path.basename(run.path)}@{run.offset}",
                 ))
 
-        fingerprints = self.fingerprints
-        fingerprints.clear()
+        prints = self._prints
+        prints.reset()
 
         def keep(line: dict[str, Any]) -> None:
-            fingerprints[line_fingerprint(line)] = line["context_id"]
+            prints.add(line["context_id"], line_fingerprint(line))
 
         self._on_reset()  # a recovery may cut what read_pending returned or consume appended
         self.last_report = report = self._log.recover(
-            before_repair=record, repair=not self._read_only, on_record=keep
+            before_repair=record, repair=not self._read_only, on_record=keep,
+            checkpoint=self._checkpoints.shards(),
         )
+        prints.cover(self._checkpoints.covered(report))
         if not self._read_only and not self._state.exists():
             self._state.update(version=1)
         last = self._log.last_line()

@@ -2,18 +2,23 @@
 
 Before any shard is removed, the state file gets the source-cursor hint and the
 highest deleted context id, so the cursors and the id floor survive deleting
-every shard. A partly processed shard is never deleted.
+every shard. A partly processed shard is never deleted; a deleted shard's
+fingerprints go with it (memory and sidecar).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Callable
 from datetime import date
 
 from companion_memory.agent.notifications.context_cursors import Cursors
+from companion_memory.agent.notifications.context_fingerprints import FingerprintIndex
 from companion_memory.agent.notifications.context_recovery import Recovery
 from companion_memory.agent.notifications.context_state import ContextState
 from companion_memory.agent.notifications.context_types import CleanupResult
+from companion_memory.storage.fs import FileSystem, StorageIOError
 from companion_memory.storage.jsonl_log import JsonlLog
 
 
@@ -22,13 +27,14 @@ class Retention:
 
     def __init__(
         self, *, log: JsonlLog, state: ContextState, cursors: Cursors, recovery: Recovery,
-        fingerprints: dict[bytes, int],
+        prints: FingerprintIndex, fs: FileSystem,
     ) -> None:
         self._log = log
         self._state = state
         self._cursors = cursors
         self._recovery = recovery
-        self._fingerprints = fingerprints
+        self._prints = prints
+        self._fs = fs
 
     def cleanup_sync(self, wanted: Callable[[date], bool]) -> CleanupResult:
         """Delete the shards whose day is `wanted` and whose records are all processed."""
@@ -44,7 +50,9 @@ class Retention:
         freed = 0
         for shard in victims:
             freed += self._log.delete_shard(shard.day)
-        fingerprints = self._fingerprints
-        for fp in [fp for fp, cid in fingerprints.items() if cid <= gone]:
-            del fingerprints[fp]
+        names = [os.path.basename(s.path) for s in victims]
+        for sidecar in self._prints.forget(gone, names):
+            if self._fs.entry_kind(sidecar) == "file":
+                with contextlib.suppress(StorageIOError):  # a leftover goes at a checkpoint
+                    self._fs.unlink(sidecar)
         return CleanupResult(len(victims), freed)

@@ -51,6 +51,7 @@ class ContextState:
 
     def __init__(self, fs: FileSystem, path: str, *, read_only: bool = False) -> None:
         self._fs = fs
+        self.fs = fs
         self.path = path
         self._read_only = read_only
         self._lock = threading.Lock()

@@ -20,7 +20,11 @@ class HistoryReader:
         self, start: datetime, end: datetime, limit: int, processed: int
     ) -> list[NotificationRecord]:
         """Records with context id <= `processed` received in [start, end), oldest first."""
-        self._recovery.ready()
+        return self._recovery.read(lambda: self._between(start, end, limit, processed))
+
+    def _between(
+        self, start: datetime, end: datetime, limit: int, processed: int
+    ) -> list[NotificationRecord]:
         start_day = start.astimezone(UTC).date()
         out: list[NotificationRecord] = []
         shards = self._log.shards()

@@ -119,8 +119,7 @@ class PendingQueue:
 
     def read_sync(self, after: int, limit: int) -> list[dict[str, Any]]:
         """Up to `limit` log lines after `after` (recovering first if a write failed)."""
-        self._recovery.ready()
-        return self._log.read_after(after, limit)
+        return self._recovery.read(lambda: self._log.read_after(after, limit))
 
     def note_read(self, after: int, lines: list[dict[str, Any]]) -> None:
         self.seen = (after, tuple(line_key(line) for line in lines))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from companion_memory.agent.notifications.context_checkpoint import Checkpointer
 from companion_memory.agent.notifications.context_cursors import Cursors
@@ -26,7 +26,9 @@ from companion_memory.agent.notifications.context_fingerprints import Fingerprin
 from companion_memory.agent.notifications.context_state import ContextState
 from companion_memory.agent.notifications.context_types import Gap, SourceCursor, line_fingerprint
 from companion_memory.core.clock import Clock
-from companion_memory.storage.jsonl_log import JsonlLog, RecoveryReport
+from companion_memory.storage.jsonl_log import CorruptLogError, JsonlLog, RecoveryReport
+
+T = TypeVar("T")
 
 log = logging.getLogger("companion_memory.agent.notifications.context")
 
@@ -105,7 +107,20 @@ class Recovery:
         if self._log.needs_recovery and not self._read_only:
             self.recover("cut_after_io_error")
 
-    def recover(self, reason: str) -> None:
+    def read(self, fn: Callable[[], T]) -> T:
+        """Run the log read `fn`; when it meets a line the open did not scan and that
+        fails its crc (damage inside a shard the checkpoint vouched for), scan the
+        whole log again - the damage is then reported as a gap like any other and
+        reads skip it - and run `fn` once more."""
+        self.ready()
+        try:
+            return fn()
+        except CorruptLogError:
+            self.recover("rescan_after_corrupt_read", full=True)
+            return fn()
+
+    def recover(self, reason: str, *, full: bool = False) -> None:
+        """Recover the log (`full`: scan every shard, trusting no checkpoint)."""
         data = self._state.load()  # validated first: a bad state file changes nothing
         high_water = int(data.get("id_high_water", 0))
         torn_lasts: list[int] = []
@@ -149,7 +164,7 @@ class Recovery:
         self._on_reset()  # a recovery may cut what read_pending returned or consume appended
         self.last_report = report = self._log.recover(
             before_repair=record, repair=not self._read_only, on_record=keep,
-            checkpoint=self._checkpoints.shards(),
+            checkpoint=None if full else self._checkpoints.shards(),
         )
         prints.cover(self._checkpoints.covered(report))
         if not self._read_only and not self._state.exists():

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -57,8 +58,9 @@ class ContextState:
         self._lock = threading.Lock()
         self._data: dict[str, Any] = {}
         self._journal = Journal(fs, os.path.join(os.path.dirname(path), GAPS_FILE))
-        self._gaps: list[dict[str, Any]] = []
-        self._identities: set[tuple[Any, ...]] = set()
+        self._gaps: deque[dict[str, Any]] = deque()
+        self._identities: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """Identity -> entry of every kept gap (de-duplication in O(1))."""
         self._dropped = 0
         self._journal_lines = 0
         self._stale = True
@@ -107,9 +109,9 @@ class ContextState:
         if len(gaps) > MAX_GAPS:
             dropped += len(gaps) - MAX_GAPS
             gaps = gaps[-MAX_GAPS:]
-        self._gaps = gaps
+        self._gaps = deque(gaps)
         self._dropped = dropped
-        self._identities = {_identity(g) for g in gaps}
+        self._identities = {_identity(g): g for g in gaps}
 
     def get(self, key: str, default: Any = None) -> Any:
         with self._lock:
@@ -157,12 +159,11 @@ class ContextState:
         then write `changes` to the state file. Appends one line: O(1)."""
         with self._lock:
             current = self._current()
-            if gap.identity() in self._identities:
+            existing = self._identities.get(gap.identity())
+            if existing is not None:
                 if changes:
                     self._write({**current, **changes})
-                for existing in self._gaps:
-                    if _identity(existing) == gap.identity():
-                        return Gap.from_dict(existing)
+                return Gap.from_dict(existing)
             entry = gap.to_dict()
             try:
                 self._journal.append(entry)
@@ -171,9 +172,10 @@ class ContextState:
                 raise
             self._journal_lines += 1
             self._gaps.append(entry)
-            self._identities.add(gap.identity())
-            if len(self._gaps) > MAX_GAPS:
-                self._set_gaps(self._gaps, self._dropped)
+            self._identities[gap.identity()] = entry
+            while len(self._gaps) > MAX_GAPS:  # fold the oldest: O(1) per gap
+                self._identities.pop(_identity(self._gaps.popleft()), None)
+                self._dropped += 1
             if self._journal_lines > 2 * MAX_GAPS:
                 self._compact()
             if changes:

@@ -179,6 +179,8 @@ class _Shard:
     """The last line is a valid record continuing the ids (a checkpoint may end here)."""
     last_offset: int = 0
     """Offset of the last line when `clean_end`."""
+    unindexed: bool = False
+    """Taken from a checkpoint: the sparse index is built on the shard's first read."""
 
     def info(self) -> ShardInfo:
         return ShardInfo(self.day, self.path, self.first_id, self.last_id, self.size, self.records)
@@ -255,7 +257,7 @@ def _split_lines(data: bytes) -> list[tuple[int, int, dict[str, Any] | None]]:
 
 
 CHECKPOINT_KEYS = ("name", "identity", "size", "first_id", "last_id", "records", "last_offset",
-                   "index_ids", "index_offsets", "bad")
+                   "bad")
 
 
 def _entry_shard(entry: dict[str, Any], directory: str) -> _Shard | None:
@@ -269,28 +271,25 @@ def _entry_shard(entry: dict[str, Any], directory: str) -> _Shard | None:
             return None
         day = date(int(match[1]), int(match[2]), int(match[3]))
         counts = [entry[k] for k in ("size", "first_id", "last_id", "records", "last_offset")]
-        lists = [entry[k] for k in ("index_ids", "index_offsets", "bad")]
+        bad = entry["bad"]
         if not isinstance(entry["identity"], str) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counts
-        ) or not all(isinstance(v, list) and all(isinstance(i, int) for i in v) for v in lists):
+            type(v) is int and v >= 0 for v in counts
+        ) or not isinstance(bad, list) or not all(type(i) is int for i in bad):
             return None
         size, first, last, records, last_offset = counts
-        ids, offsets, bad = lists
-        if (records < 1 or last_offset >= size or first > last or len(ids) != len(offsets)
-                or not ids or ids[0] != first):
+        if records < 1 or last_offset >= size or first > last:
             return None
     except (TypeError, ValueError):
         return None
-    return _Shard(day, os.path.join(directory, name), size, first, last, records, list(ids),
-                  list(offsets), set(bad), entry["identity"], True, last_offset)
+    return _Shard(day, os.path.join(directory, name), size, first, last, records, [], [],
+                  set(bad), entry["identity"], True, last_offset, unindexed=True)
 
 
 def _entry_of(shard: _Shard) -> dict[str, Any]:
     return {
         "name": os.path.basename(shard.path), "identity": shard.identity, "size": shard.size,
         "first_id": shard.first_id, "last_id": shard.last_id, "records": shard.records,
-        "last_offset": shard.last_offset, "index_ids": list(shard.index_ids),
-        "index_offsets": list(shard.index_offsets), "bad": sorted(shard.corrupt_offsets),
+        "last_offset": shard.last_offset, "bad": sorted(shard.corrupt_offsets),
     }
 
 
@@ -737,6 +736,8 @@ class JsonlLog:
         for shard in self._shards:
             if not shard.records or shard.last_id <= context_id:
                 continue
+            if shard.unindexed:
+                self._index(shard)
             pos = bisect.bisect_right(shard.index_ids, context_id + 1) - 1
             start = shard.index_offsets[pos] if pos >= 0 else 0
             for obj in self._scan(shard, start):
@@ -754,7 +755,18 @@ class JsonlLog:
                 return list(self._scan(shard, 0))
         return []
 
-    def _scan(self, shard: _Shard, start: int) -> Iterator[dict[str, Any]]:
+    def _index(self, shard: _Shard) -> None:
+        """Build the sparse index of a shard taken from a checkpoint (one read of it)."""
+        ids: list[int] = []
+        offsets: list[int] = []
+        for records, obj in enumerate(self._scan(shard, 0, offsets=True)):
+            if records % INDEX_EVERY == 0:
+                ids.append(obj["context_id"])
+                offsets.append(obj["\0offset"])
+        shard.index_ids, shard.index_offsets, shard.unindexed = ids, offsets, False
+
+    def _scan(self, shard: _Shard, start: int, *, offsets: bool = False
+              ) -> Iterator[dict[str, Any]]:
         pos = start
         buf = b""
         while pos < shard.size:
@@ -774,6 +786,8 @@ class JsonlLog:
                     obj = decode_line(buf[line_start:nl])
                     if obj is None:
                         raise CorruptLogError(shard.path, offset, "line fails its crc")
+                    if offsets:
+                        obj["\0offset"] = offset
                     yield obj
                 line_start = nl + 1
             buf = buf[line_start:]

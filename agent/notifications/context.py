@@ -196,7 +196,8 @@ class NotificationContext:
 
         def settle() -> None:
             ctx._recovery.memory_cursor_loaded(memory_cursor)
-            ctx._checkpoints.write_sync()
+            if ctx._checkpoints.stale:
+                ctx._checkpoints.write_sync()
 
         await ctx._blocking(settle)
         return ctx
@@ -204,15 +205,15 @@ class NotificationContext:
     async def close(self) -> None:
         """Idempotent; later calls other than close raise ContextClosedError.
 
-        Writes a checkpoint when records were appended since the last one (so the
-        next open reads nothing); failing to is logged, never raised."""
+        Writes a checkpoint when the log changed since the last one (so the next
+        open reads nothing); failing to is logged, never raised."""
         if self._closed:
             return
         async with self._lock:
             if self._closed:
                 return
             self._closed = True
-            if self._checkpoints.appended:
+            if self._checkpoints.wanted:
                 await self._blocking(self._checkpoints.write_sync)
 
     @property

@@ -54,6 +54,8 @@ class Checkpointer:
         self._loaded = False
         self.appended = 0
         """Records appended since the last checkpoint was written."""
+        self.stale = True
+        """The last recovery found the log other than the checkpoint says."""
 
     def shards(self) -> list[dict[str, Any]] | None:
         """The checkpointed shards for `JsonlLog.recover` (None: no usable checkpoint)."""
@@ -76,6 +78,21 @@ class Checkpointer:
             return None
         checkpoint: dict[str, Any] = data
         return checkpoint
+
+    def recovered(self, report: RecoveryReport) -> Covered:
+        """After a recovery: note whether the checkpoint still describes the log, and
+        return what it vouches for (see `covered`)."""
+        listed = self.shards() or []
+        covered = self.covered(report)
+        self.stale = (report.bytes_read > 0 or bool(report.removed_empty)
+                      or len(report.from_checkpoint) != len(listed)
+                      or any(crc is None for _, crc in covered.values()))
+        return covered
+
+    @property
+    def wanted(self) -> bool:
+        """Whether writing a checkpoint now would spare the next open some reading."""
+        return bool(self.appended) or self.stale or self._prints.rebuilt
 
     def covered(self, report: RecoveryReport) -> Covered:
         """Per shard taken from the checkpoint: its sidecar entries the checkpoint vouches
@@ -100,6 +117,7 @@ class Checkpointer:
             shards = self._log.checkpoint()
             if not shards and self._on_disk is None:
                 self.appended = 0
+                self.stale = False
                 return True  # nothing to vouch for, nothing to replace
             prints, commit = self._prints.persist(shards)
             new = {"version": CHECKPOINT_VERSION, "shards": shards, "prints": prints}
@@ -112,6 +130,7 @@ class Checkpointer:
                 self._prints.remove_orphans(live)
             else:
                 commit()
+            self.stale = False
         except (StorageIOError, CorruptLogError) as err:
             log.warning("checkpoint %s not written (%s); the next open scans more",
                         self.path, getattr(err, "code", "error"))

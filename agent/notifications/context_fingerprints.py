@@ -60,6 +60,8 @@ class FingerprintIndex:
         self._covered: Covered = {}
         self._unloaded: set[str] = set()
         """Covered shards whose sidecar entries are not in `_map` yet."""
+        self.rebuilt = False
+        """A sidecar was missing or damaged and its prints were read from the log."""
 
     # -- filling -----------------------------------------------------------------------
 
@@ -134,6 +136,7 @@ class FingerprintIndex:
                 return list(ENTRY.iter_unpack(raw))
         pairs = self._from_log(name, count)
         self._covered[name] = (0, 0)  # the sidecar is rewritten whole at the next checkpoint
+        self.rebuilt = True
         self._fresh = sorted([*((cid, fp) for fp, cid in pairs), *self._fresh])
         return pairs
 
@@ -210,6 +213,7 @@ class FingerprintIndex:
 
         def commit() -> None:
             self._covered.update(done)
+            self.rebuilt = False
             spans = sorted((int(sh["first_id"]), int(sh["last_id"]))
                            for sh in shards if sh["name"] in done)
             self._fresh = [pair for pair in self._fresh if not _within(spans, pair[0])]

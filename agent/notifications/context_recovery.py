@@ -166,7 +166,7 @@ class Recovery:
             before_repair=record, repair=not self._read_only, on_record=keep,
             checkpoint=None if full else self._checkpoints.shards(),
         )
-        prints.cover(self._checkpoints.covered(report))
+        prints.cover(self._checkpoints.recovered(report))
         if not self._read_only and not self._state.exists():
             self._state.update(version=1)
         last = self._log.last_line()

@@ -14,20 +14,28 @@ tail, or held by a batch whose append failed, are known exactly after any crash:
 they become a gap and are never given to new records. A ring whose generation
 differs from the stored one is read from its beginning.
 
-Replays: the log is the truth. At open the context keeps the content
-fingerprint of every record in the retained log (taken during the recovery scan,
-which reads every line anyway); `consume` drops ring events whose fingerprint is
-already there, however many a feed or a phone re-sends. The ring's replay window
-stays a cheap first filter and is seeded from the same fingerprints.
+Open cost: a checkpoint (`context_checkpoint`, written at open when the log
+changed, every `CHECKPOINT_EVERY` appended records and at close) lets open read
+only what changed since: shards that are as recorded are not read, a shard that
+grew is scanned from its recorded end. Damage a read later meets inside a
+shard open did not read makes the whole log be scanned again (reported as a gap
+and skipped, as at an open without a checkpoint).
+
+Replays: the log is the truth. The content fingerprint of every record in the
+retained log is kept (`context_fingerprints`: per-shard sidecars the checkpoint
+vouches for, read on the first `consume`, plus what open scanned); `consume`
+drops ring events whose fingerprint is already there, however many a feed or a
+phone re-sends. The ring's replay window stays a cheap first filter and is
+seeded from the newest fingerprints.
 
 Read-only (`open(..., read_only=True)`): the log is scanned without repair and
 nothing is written; what a repair would record is returned by `gaps()` beside
 the stored gaps. Every changing call then raises `ContextReadOnlyError`.
 
 Gaps - ring overflow, torn tails cut at recovery, corrupt lines, skipped poison
-batches, a state ahead of the log - are written to `state.json` before the
-action they describe, so a crash can repeat a gap (de-duplicated) but never lose
-one.
+batches, a state ahead of the log - are appended (one fsynced line each) to
+`gaps.jsonl` before the action they describe, so a crash can repeat a gap
+(de-duplicated) but never lose one.
 
 `read_pending` serves the records `consume` itself just made durable from a small
 in-memory window (`RECENT_MAX`) when they continue the memory cursor exactly; any

@@ -318,3 +318,33 @@ async def test_a_malformed_checkpoint_is_ignored() -> None:
     ctx = await open_ctx(fs)
     assert ctx.last_recovery is not None and ctx.last_recovery.from_checkpoint == {}
     await same_as_whole_scan(fs, 130)
+
+
+class NoWrites(FaultFileSystem):
+    """The same disk; every changing operation fails the test."""
+
+    def __init__(self, disk: FaultFileSystem) -> None:
+        super().__init__()
+        self._nodes, self._next = disk._nodes, disk._next
+
+    def _step(self, op: str, path: str) -> str | None:
+        if op in ("append", "write", "fsync", "fsync_dir", "replace", "unlink", "truncate",
+                  "mkdir"):
+            raise AssertionError(f"{op} {path} on a read-only open")
+        return super()._step(op, path)
+
+
+async def test_a_read_only_open_uses_the_checkpoint_and_writes_nothing() -> None:
+    fs = FaultFileSystem()
+    _, ring = await build(fs)
+    ctx = await open_ctx(fs, ring, day=2)
+    for i in range(121, 126):
+        ring.publish(event(i))
+    await ctx.consume()
+    fs.append(f"{EVENTS}/2026-03-03.jsonl", b'{"context_id":126,"ke')  # a torn tail
+    before = fs.files()
+    ro = await open_ctx(NoWrites(fs), read_only=True)
+    assert fs.files() == before
+    assert ro.last_recovery is not None and 0 < ro.last_recovery.bytes_read < 2000
+    assert [(g.kind, g.first, g.last) for g in await ro.gaps()] == [("torn_tail", 126, 126)]
+    assert [r.context_id for r in await ro.read_pending(limit=200)] == list(range(21, 126))

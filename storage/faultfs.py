@@ -16,7 +16,7 @@ FaultInjectionTestEnv and Pebble's strict MemFS):
   subtree with it).
 
 Faults: `arm(step, kind)` makes the `step`-th operation (1-based, every method
-call but `exists`/`size`/`entry_kind` counts, `steps` tells how many ran) fail.
+call but `exists`/`size`/`identity`/`entry_kind` counts, `steps` tells how many ran) fail.
 kind "power": the operation's visible effect happens (an append or write may be
 partial), then it and every later call raise `PowerLoss`; take images with
 `crash_image()`/`crash_images()`.
@@ -58,6 +58,8 @@ class _Node:
     synced_entries: dict[str, int] = field(default_factory=dict)
     link: str | None = None
     """The target of a symbolic link (never followed), None for files and directories."""
+    ino: int = 0
+    """The inode number `identity` reports; a crash image keeps it (as a disk does)."""
 
 
 class FaultFileSystem:
@@ -161,7 +163,7 @@ class FaultFileSystem:
     def _new(self, is_dir: bool) -> int:
         node_id = self._next
         self._next += 1
-        self._nodes[node_id] = _Node(is_dir=is_dir)
+        self._nodes[node_id] = _Node(is_dir=is_dir, ino=node_id)
         return node_id
 
     def _create(self, path: str, op: str) -> _Node:
@@ -312,6 +314,12 @@ class FaultFileSystem:
                 raise PowerLoss(f"size {path} after power loss")
             return len(self._file(path, "stat").data)
 
+    def identity(self, path: str) -> str:
+        with self._lock:
+            if self._dead:
+                raise PowerLoss(f"stat {path} after power loss")
+            return f"ino:{self._file(path, 'stat').ino}"
+
     def entry_kind(self, path: str) -> str | None:
         with self._lock:
             if self._dead:
@@ -371,6 +379,7 @@ class FaultFileSystem:
         rng = rng or self._rng
         with self._lock:
             image = FaultFileSystem(seed=rng.randrange(1 << 30))
+            image._next = self._next  # new inodes never collide with the kept ones
             self._copy_dir(self.ROOT, image, image.ROOT, rng, mode)
             return image
 
@@ -401,6 +410,7 @@ class FaultFileSystem:
             new_id = image._new(node.is_dir)
             image._nodes[dst_id].entries[name] = new_id
             image._nodes[new_id].link = node.link
+            image._nodes[new_id].ino = node.ino
             if node.is_dir:
                 self._copy_dir(chosen, image, new_id, rng, mode)
             else:

@@ -112,6 +112,11 @@ class FileSystem(Protocol):
 
     def size(self, path: str) -> int: ...
 
+    def identity(self, path: str) -> str:
+        """Which file `path` names (device and inode): it changes when the file is
+        replaced, not when it is appended to, truncated or rewritten in place."""
+        ...
+
     def entry_kind(self, path: str) -> str | None:
         """What the entry itself is, links not followed: "file", "dir", "symlink",
         "other", or None when there is no entry."""
@@ -287,3 +292,10 @@ class RealFileSystem:
             return os.lstat(path).st_size
         except OSError as err:
             raise StorageIOError("stat", path, err) from err
+
+    def identity(self, path: str) -> str:
+        try:
+            st = os.lstat(path)
+        except OSError as err:
+            raise StorageIOError("stat", path, err) from err
+        return f"{st.st_dev}:{st.st_ino}"

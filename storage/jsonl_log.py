@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import itertools
 import os
 import re
 import zlib
@@ -155,6 +156,10 @@ class RecoveryReport:
     unsafe: list[UnsafeEntry] = field(default_factory=list)
     repaired: bool = True
     """False for `recover(repair=False)`: torn tails and empty files were only reported."""
+    bytes_read: int = 0
+    """Shard bytes this recovery read (a checkpoint spares the unchanged ones)."""
+    from_checkpoint: dict[str, int] = field(default_factory=dict)
+    """Shard name -> leading records taken from the checkpoint (not passed to `on_record`)."""
 
 
 @dataclass(slots=True)
@@ -168,6 +173,14 @@ class _Shard:
     index_ids: list[int] = field(default_factory=list)
     index_offsets: list[int] = field(default_factory=list)
     corrupt_offsets: set[int] = field(default_factory=set)
+    identity: str = ""
+    """`FileSystem.identity` of the file ("" until a checkpoint asks for it)."""
+    clean_end: bool = False
+    """The last line is a valid record continuing the ids (a checkpoint may end here)."""
+    last_offset: int = 0
+    """Offset of the last line when `clean_end`."""
+    unindexed: bool = False
+    """Taken from a checkpoint: the sparse index is built on the shard's first read."""
 
     def info(self) -> ShardInfo:
         return ShardInfo(self.day, self.path, self.first_id, self.last_id, self.size, self.records)
@@ -243,6 +256,43 @@ def _split_lines(data: bytes) -> list[tuple[int, int, dict[str, Any] | None]]:
     return out
 
 
+CHECKPOINT_KEYS = ("name", "identity", "size", "first_id", "last_id", "records", "last_offset",
+                   "bad")
+
+
+def _entry_shard(entry: dict[str, Any], directory: str) -> _Shard | None:
+    """The shard a checkpoint entry describes, or None when the entry is malformed."""
+    try:
+        if set(entry) != set(CHECKPOINT_KEYS):
+            return None
+        name = entry["name"]
+        match = SHARD_RE.match(name) if isinstance(name, str) else None
+        if match is None:
+            return None
+        day = date(int(match[1]), int(match[2]), int(match[3]))
+        counts = [entry[k] for k in ("size", "first_id", "last_id", "records", "last_offset")]
+        bad = entry["bad"]
+        if not isinstance(entry["identity"], str) or not all(
+            type(v) is int and v >= 0 for v in counts
+        ) or not isinstance(bad, list) or not all(type(i) is int for i in bad):
+            return None
+        size, first, last, records, last_offset = counts
+        if records < 1 or last_offset >= size or first > last:
+            return None
+    except (TypeError, ValueError):
+        return None
+    return _Shard(day, os.path.join(directory, name), size, first, last, records, [], [],
+                  set(bad), entry["identity"], True, last_offset, unindexed=True)
+
+
+def _entry_of(shard: _Shard) -> dict[str, Any]:
+    return {
+        "name": os.path.basename(shard.path), "identity": shard.identity, "size": shard.size,
+        "first_id": shard.first_id, "last_id": shard.last_id, "records": shard.records,
+        "last_offset": shard.last_offset, "bad": sorted(shard.corrupt_offsets),
+    }
+
+
 class JsonlLog:
     """The sharded, crc-checked, append-only record log in `directory`."""
 
@@ -279,6 +329,7 @@ class JsonlLog:
         before_repair: Callable[[RecoveryReport], None] | None = None,
         repair: bool = True,
         on_record: Callable[[dict[str, Any]], None] | None = None,
+        checkpoint: list[dict[str, Any]] | None = None,
     ) -> RecoveryReport:
         """Repair the newest shard's torn tail and index every shard.
 
@@ -287,7 +338,17 @@ class JsonlLog:
         reports the same tail again rather than losing the report).
 
         `on_record(record)` is called for every record reads will return, oldest
-        first, while the scan has it in hand (no second read of the log).
+        first, while the scan has it in hand (no second read of the log) - except
+        the records a checkpoint vouched for (`RecoveryReport.from_checkpoint`).
+
+        `checkpoint` is what `checkpoint()` returned after an earlier recovery or
+        append (the caller stores it). Shards are matched to it oldest first: one
+        whose identity, size and last line are as recorded is taken as it is,
+        without reading it; one that only grew is scanned from its recorded end;
+        from the first shard that differs otherwise (replaced, shrunk, restored,
+        new) every shard is scanned whole, exactly as without a checkpoint.
+        Entries for shards deleted at the front (retention) are skipped. A
+        malformed checkpoint is ignored.
 
         With `repair=False` nothing on disk changes (no cut, no removal, no directory
         created): the report says what a repairing recovery would do, reads see the
@@ -332,12 +393,35 @@ class JsonlLog:
                 continue
             days.append((day, path))
         days.sort()
+        known = self._matchable(checkpoint, days)
         removed: list[str] = []
-        contents: list[tuple[date, str, bytes]] = []
-        for day, path in days:
+        # (day, path, identity, bytes read from `base` on, base, checkpointed shard)
+        contents: list[tuple[date, str, str, bytes, int, _Shard | None]] = []
+        from_checkpoint: dict[str, int] = {}
+        bytes_read = 0
+        for position, (day, path) in enumerate(days):
+            entry = known[position] if position < len(known) else None
+            identity = self._fs.identity(path)
+            if entry is not None and identity == entry.identity:
+                size = self._fs.size(path)
+                last = self._line_at(entry) if size >= entry.size else None
+                if last is not None:
+                    from_checkpoint[os.path.basename(path)] = entry.records
+                    data = b""
+                    if size > entry.size:
+                        data = self._fs.read_at(path, entry.size, size - entry.size)
+                        bytes_read += len(data)
+                    contents.append((day, path, identity, data, entry.size, entry))
+                    self._last = last  # until a record scanned after it
+                    if size == entry.size:
+                        continue
+                    known = known[: position + 1]  # it grew: scan every later shard whole
+                    continue
+            known = known[:position]  # from here on, nothing is taken from the checkpoint
             data = self._fs.read_bytes(path)
+            bytes_read += len(data)
             if data:
-                contents.append((day, path, data))
+                contents.append((day, path, identity, data, 0, None))
             else:
                 removed.append(path)
         if removed and repair:
@@ -354,8 +438,21 @@ class JsonlLog:
         high_id: int | None = None
         run: dict[str, Any] | None = None
         order_run: dict[str, Any] | None = None
-        for position, (day, path, data) in enumerate(contents):
+        for position, (day, path, identity, data, base, entry) in enumerate(contents):
             newest = position == len(contents) - 1
+            if entry is not None:
+                shard = dataclasses.replace(
+                    entry, index_ids=list(entry.index_ids),
+                    index_offsets=list(entry.index_offsets),
+                    corrupt_offsets=set(entry.corrupt_offsets),
+                )
+                bad_offsets[path] = shard.corrupt_offsets
+                prev_id = high_id = shard.last_id
+                if not data:  # unchanged since the checkpoint: nothing to scan
+                    shards.append(shard)
+                    continue
+            else:
+                shard = _Shard(day, path, 0, 0, 0, 0, identity=identity)
             lines = _split_lines(data)
             last_kept = max(
                 (i for i, (start, end, obj) in enumerate(lines)
@@ -374,12 +471,13 @@ class JsonlLog:
                 legible = _legible_ids(data[keep_end:])
                 first = after + 1
                 last = max([after + cut_lines, *(i for i in legible if i > after)])
-                torn.append(TornTail(day, path, keep_end, len(data) - keep_end, cut_lines,
-                                     first, last))
+                torn.append(TornTail(day, path, base + keep_end, len(data) - keep_end,
+                                     cut_lines, first, last))
                 lines = lines[: last_kept + 1]
                 data = data[:keep_end]
-            shard = _Shard(day, path, len(data), 0, 0, 0)
-            for offset, end, obj in lines:
+            shard.size = base + len(data)
+            for rel_offset, rel_end, obj in lines:
+                offset, end = base + rel_offset, base + rel_end
                 if obj is not None and prev_id is not None and obj["context_id"] <= prev_id:
                     if order_run is None:
                         order_run = {"day": day, "path": path, "offset": offset, "lines": 0,
@@ -388,6 +486,7 @@ class JsonlLog:
                     order_run["bytes"] += end - offset
                     order_run["last"] = obj["context_id"]
                     bad_offsets.setdefault(path, set()).add(offset)
+                    shard.clean_end = False
                     continue
                 if order_run is not None:
                     misordered.append(self._close_order_run(order_run))
@@ -399,6 +498,7 @@ class JsonlLog:
                     run["lines"] += 1
                     run["bytes"] += end - offset
                     bad_offsets.setdefault(path, set()).add(offset)
+                    shard.clean_end = False
                     continue
                 cid = obj["context_id"]
                 if run is not None:
@@ -411,6 +511,8 @@ class JsonlLog:
                     shard.index_offsets.append(offset)
                 shard.records += 1
                 shard.last_id = cid
+                shard.clean_end = True
+                shard.last_offset = offset
                 prev_id = high_id = cid
                 self._last = obj
                 if on_record is not None:
@@ -447,6 +549,8 @@ class JsonlLog:
             misordered=misordered,
             unsafe=unsafe,
             repaired=repair,
+            bytes_read=bytes_read,
+            from_checkpoint=from_checkpoint,
         )
         if before_repair is not None:
             before_repair(report)
@@ -467,6 +571,59 @@ class JsonlLog:
         self._last_id = high_id
         self._recovered = True
         return report
+
+    def _matchable(
+        self, checkpoint: list[dict[str, Any]] | None, days: list[tuple[date, str]]
+    ) -> list[_Shard]:
+        """The checkpointed shards that line up, oldest first, with the shards on disk."""
+        if not checkpoint or not days:
+            return []
+        entries = [_entry_shard(e, self._dir) if isinstance(e, dict) else None
+                   for e in checkpoint]
+        valid = [e for e in entries if e is not None]
+        if len(valid) != len(entries) or any(
+            a.path >= b.path or a.last_id >= b.first_id for a, b in itertools.pairwise(valid)
+        ):
+            return []  # malformed: scan everything
+        first = days[0][1]
+        skipped = [e for e in valid if e.path < first]
+        valid = valid[len(skipped):]
+        if skipped and valid and valid[0].corrupt_offsets:
+            # Reported lines were judged against a shard that is gone: judge them again.
+            return []
+        out: list[_Shard] = []
+        for entry, (_day, path) in zip(valid, days, strict=False):
+            if entry.path != path:
+                break
+            out.append(entry)
+        return out
+
+    def _line_at(self, entry: _Shard) -> dict[str, Any] | None:
+        """The checkpointed shard's last record, read back and checked, or None."""
+        raw = self._fs.read_at(entry.path, entry.last_offset, entry.size - entry.last_offset)
+        if len(raw) != entry.size - entry.last_offset or not raw.endswith(b"\n"):
+            return None
+        obj = decode_line(raw[:-1])
+        if obj is None or obj["context_id"] != entry.last_id:
+            return None
+        return obj
+
+    def checkpoint(self) -> list[dict[str, Any]]:
+        """What a later `recover(checkpoint=...)` needs to take shards without reading
+        them: per shard, oldest first, its identity, length, id range, sparse index and
+        reported lines - for the longest run of shards from the oldest on whose last
+        line is a valid record. Empty when the log needs recovery. JSON-serializable.
+        """
+        if self.needs_recovery:
+            return []
+        out: list[dict[str, Any]] = []
+        for shard in self._shards:
+            if not shard.clean_end or not shard.records:
+                break
+            if not shard.identity:
+                shard.identity = self._fs.identity(shard.path)
+            out.append(_entry_of(shard))
+        return out
 
     @staticmethod
     def _close_order_run(run: dict[str, Any]) -> CorruptRun:
@@ -535,8 +692,10 @@ class JsonlLog:
                 shard.index_ids.append(first + i)
                 shard.index_offsets.append(offset)
             shard.records += 1
+            shard.last_offset = offset
             offset += len(raw)
         shard.size = offset
+        shard.clean_end = True
         shard.last_id = first + len(lines) - 1
         self._last_id = shard.last_id
         self._last = decode_line(encoded[-1][:-1])
@@ -577,6 +736,8 @@ class JsonlLog:
         for shard in self._shards:
             if not shard.records or shard.last_id <= context_id:
                 continue
+            if shard.unindexed:
+                self._index(shard)
             pos = bisect.bisect_right(shard.index_ids, context_id + 1) - 1
             start = shard.index_offsets[pos] if pos >= 0 else 0
             for obj in self._scan(shard, start):
@@ -594,7 +755,18 @@ class JsonlLog:
                 return list(self._scan(shard, 0))
         return []
 
-    def _scan(self, shard: _Shard, start: int) -> Iterator[dict[str, Any]]:
+    def _index(self, shard: _Shard) -> None:
+        """Build the sparse index of a shard taken from a checkpoint (one read of it)."""
+        ids: list[int] = []
+        offsets: list[int] = []
+        for records, obj in enumerate(self._scan(shard, 0, offsets=True)):
+            if records % INDEX_EVERY == 0:
+                ids.append(obj["context_id"])
+                offsets.append(obj["\0offset"])
+        shard.index_ids, shard.index_offsets, shard.unindexed = ids, offsets, False
+
+    def _scan(self, shard: _Shard, start: int, *, offsets: bool = False
+              ) -> Iterator[dict[str, Any]]:
         pos = start
         buf = b""
         while pos < shard.size:
@@ -614,6 +786,8 @@ class JsonlLog:
                     obj = decode_line(buf[line_start:nl])
                     if obj is None:
                         raise CorruptLogError(shard.path, offset, "line fails its crc")
+                    if offsets:
+                        obj["\0offset"] = offset
                     yield obj
                 line_start = nl + 1
             buf = buf[line_start:]

@@ -1,9 +1,10 @@
 """`notifications/state.json` and the memory cursors.
 
-The state file holds what the log itself cannot: the gaps, a source-cursor hint
+The state file holds what the log itself cannot: a source-cursor hint
 (written at cleanup and close, so the cursor survives deleting every shard),
 the highest context id ever deleted, the storage-level pause, and - with the
-`StateFileCursor` - the memory cursor. It is replaced atomically
+`StateFileCursor` - the memory cursor. The gaps are in their own append-only
+record beside it (`gaps.jsonl`, see `ContextState`). It is replaced atomically
 (`storage.atomic.write_json_atomic`). After a failed write the in-memory copy is
 re-read from disk before the next change, so memory and disk never disagree.
 
@@ -15,7 +16,9 @@ worker threads.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -26,21 +29,45 @@ from companion_memory.memory.records import CursorConflictError, MemoryIntent
 from companion_memory.memory.store import MemoryStore
 from companion_memory.storage.atomic import CorruptStateError, read_json, write_json_atomic
 from companion_memory.storage.fs import FileSystem
+from companion_memory.storage.journal import Journal
 
 STATE_VERSION = 1
 MAX_GAPS = 10_000
 """Older gaps beyond this are folded into `gaps_dropped` (a count, still reported)."""
+GAPS_FILE = "gaps.jsonl"
+"""The gap record, beside the state file."""
 
 
 class ContextState:
-    """The parsed state file plus its atomic writer."""
+    """The parsed state file plus its atomic writer, and the gap record beside it.
 
-    def __init__(self, fs: FileSystem, path: str) -> None:
+    Gaps live in `gaps.jsonl` (a `storage.journal.Journal`: one fsynced line per
+    gap, a torn last line cut), so recording one costs O(1). A state file written
+    before that holds its gaps under "gaps" (and a "gaps_dropped" count): the first
+    repairing load moves them to the journal (journal first, atomically; then the
+    state file without them), so a crash in between finds them in both places and
+    moves the union again. With `read_only` nothing is written; the union is only
+    kept in memory.
+    """
+
+    def __init__(self, fs: FileSystem, path: str, *, read_only: bool = False) -> None:
         self._fs = fs
+        self.fs = fs
         self.path = path
+        self._read_only = read_only
         self._lock = threading.Lock()
         self._data: dict[str, Any] = {}
+        self._journal = Journal(fs, os.path.join(os.path.dirname(path), GAPS_FILE))
+        self._gaps: deque[dict[str, Any]] = deque()
+        self._identities: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """Identity -> entry of every kept gap (de-duplication in O(1))."""
+        self._dropped = 0
+        self._journal_lines = 0
         self._stale = True
+
+    @property
+    def gaps_path(self) -> str:
+        return self._journal.path
 
     def exists(self) -> bool:
         return self._fs.exists(self.path)
@@ -55,9 +82,36 @@ class ContextState:
             if raw is None:
                 raw = {"version": STATE_VERSION}
             _validate(self.path, raw)
+            records = self._journal.load(repair=not self._read_only)
+            own, from_state, gaps = _validate_journal(self._journal.path, records)
+            lines = len(records)
+            legacy = raw.pop("gaps", None)
+            if legacy is not None or "gaps_dropped" in raw:
+                # Written before gaps had their own record: move them over. A crash
+                # after the journal was replaced finds them in both: the union again,
+                # and the state's folded count replaces (never adds to) the one the
+                # journal took from it.
+                from_state = int(raw.pop("gaps_dropped", 0))
+                seen = {_identity(g) for g in gaps}
+                gaps += [g for g in legacy or [] if _identity(g) not in seen]
+                if not self._read_only:
+                    self._journal.rewrite([{"dropped": own, "from_state": from_state}, *gaps])
+                    write_json_atomic(self._fs, self.path, raw)
+                    lines = len(gaps) + 1
+            dropped = own + from_state
             self._data = raw
+            self._set_gaps(gaps, dropped)
+            self._journal_lines = lines
             self._stale = False
         return self._data
+
+    def _set_gaps(self, gaps: list[dict[str, Any]], dropped: int) -> None:
+        if len(gaps) > MAX_GAPS:
+            dropped += len(gaps) - MAX_GAPS
+            gaps = gaps[-MAX_GAPS:]
+        self._gaps = deque(gaps)
+        self._dropped = dropped
+        self._identities = {_identity(g): g for g in gaps}
 
     def get(self, key: str, default: Any = None) -> Any:
         with self._lock:
@@ -78,7 +132,15 @@ class ContextState:
 
     def gaps(self) -> list[Gap]:
         with self._lock:
-            return [Gap.from_dict(g) for g in self._current().get("gaps", [])]
+            self._current()
+            return [Gap.from_dict(g) for g in self._gaps]
+
+    @property
+    def gaps_dropped(self) -> int:
+        """Older gaps folded into a count (beyond `MAX_GAPS`)."""
+        with self._lock:
+            self._current()
+            return self._dropped
 
     def cached_gaps(self) -> list[Gap] | None:
         """The gaps without any I/O (safe on the event loop), or None when the file
@@ -88,27 +150,47 @@ class ContextState:
         try:
             if self._stale:
                 return None
-            return [Gap.from_dict(g) for g in self._data.get("gaps", [])]
+            return [Gap.from_dict(g) for g in self._gaps]
         finally:
             self._lock.release()
 
     def add_gap(self, gap: Gap, **changes: Any) -> Gap:
-        """Record `gap` unless the same gap (kind, first, last, ref) is already there."""
+        """Record `gap` unless the same gap (kind, first, last, ref) is already there,
+        then write `changes` to the state file. Appends one line: O(1)."""
         with self._lock:
             current = self._current()
-            stored = [Gap.from_dict(g) for g in current.get("gaps", [])]
-            for existing in stored:
-                if existing.identity() == gap.identity():
-                    if changes:
-                        self._write({**current, **changes})
-                    return existing
-            gaps = [*current.get("gaps", []), gap.to_dict()]
-            dropped = int(current.get("gaps_dropped", 0))
-            if len(gaps) > MAX_GAPS:
-                dropped += len(gaps) - MAX_GAPS
-                gaps = gaps[-MAX_GAPS:]
-            self._write({**current, **changes, "gaps": gaps, "gaps_dropped": dropped})
+            existing = self._identities.get(gap.identity())
+            if existing is not None:
+                if changes:
+                    self._write({**current, **changes})
+                return Gap.from_dict(existing)
+            entry = gap.to_dict()
+            try:
+                self._journal.append(entry)
+            except BaseException:
+                self._stale = True
+                raise
+            self._journal_lines += 1
+            self._gaps.append(entry)
+            self._identities[gap.identity()] = entry
+            while len(self._gaps) > MAX_GAPS:  # fold the oldest: O(1) per gap
+                self._identities.pop(_identity(self._gaps.popleft()), None)
+                self._dropped += 1
+            if self._journal_lines > 2 * MAX_GAPS:
+                self._compact()
+            if changes:
+                self._write({**current, **changes})
             return gap
+
+    def _compact(self) -> None:
+        """Rewrite the journal with the kept gaps only (every `MAX_GAPS` appends: O(1)
+        amortized); a crash leaves the old or the new file, both complete."""
+        try:
+            self._journal.rewrite([{"dropped": self._dropped}, *self._gaps])
+        except BaseException:
+            self._stale = True
+            raise
+        self._journal_lines = len(self._gaps) + 1
 
     def advance_memory_cursor(self, expected: int, new: int) -> None:
         with self._lock:
@@ -119,6 +201,30 @@ class ContextState:
                     f"memory cursor is at {stored}, the advance expected {expected}"
                 )
             self._write({**current, "memory_cursor": new})
+
+
+def _identity(gap: dict[str, Any]) -> tuple[Any, ...]:
+    return (gap["kind"], gap.get("first"), gap.get("last"), gap.get("ref"))
+
+
+def _validate_journal(path: str, records: list[dict[str, Any]]
+                      ) -> tuple[int, int, list[dict[str, Any]]]:
+    """(gaps folded by the journal, gaps folded in a migrated state file, gaps) of the
+    journal's records, each gap checked like the state file's."""
+    own = from_state = 0
+    gaps: list[dict[str, Any]] = []
+    for i, record in enumerate(records):
+        if "kind" not in record and "dropped" in record:
+            for key in ("dropped", "from_state"):
+                if not _is_count(record.get(key, 0)):
+                    raise _bad(path, f"record {i + 1}.{key}", "a non-negative integer",
+                               record[key])
+            own += record["dropped"]
+            from_state += record.get("from_state", 0)
+            continue
+        _validate_gap(path, f"record {i + 1}", record)
+        gaps.append(record)
+    return own, from_state, gaps
 
 
 _COUNTERS = ("version", "gaps_dropped", "memory_cursor", "deleted_through", "id_high_water")
@@ -160,23 +266,26 @@ def _validate(path: str, data: dict[str, Any]) -> None:
     if not isinstance(gaps, list):
         raise _bad(path, "gaps", "a list", gaps)
     for i, gap in enumerate(gaps):
-        where = f"gaps[{i}]"
-        if not isinstance(gap, dict):
-            raise _bad(path, where, "an object", gap)
-        for key in ("kind", "reason"):
-            if not isinstance(gap.get(key), str):
-                raise _bad(path, f"{where}.{key}", "a string", gap.get(key))
-        for key in ("first", "last"):
-            if gap.get(key) is not None and not _is_count(gap[key]):
-                raise _bad(path, f"{where}.{key}", "a non-negative integer or null", gap[key])
-        if not _is_count(gap.get("count", 0)):
-            raise _bad(path, f"{where}.count", "a non-negative integer", gap.get("count"))
-        if gap.get("ref") is not None and not isinstance(gap["ref"], str):
-            raise _bad(path, f"{where}.ref", "a string or null", gap["ref"])
-        try:
-            parse_rfc3339(gap.get("at"), "at")  # type: ignore[arg-type]
-        except (InvalidEventError, TypeError, ValueError):
-            raise _bad(path, f"{where}.at", "an RFC 3339 time", gap.get("at")) from None
+        _validate_gap(path, f"gaps[{i}]", gap)
+
+
+def _validate_gap(path: str, where: str, gap: Any) -> None:
+    if not isinstance(gap, dict):
+        raise _bad(path, where, "an object", gap)
+    for key in ("kind", "reason"):
+        if not isinstance(gap.get(key), str):
+            raise _bad(path, f"{where}.{key}", "a string", gap.get(key))
+    for key in ("first", "last"):
+        if gap.get(key) is not None and not _is_count(gap[key]):
+            raise _bad(path, f"{where}.{key}", "a non-negative integer or null", gap[key])
+    if not _is_count(gap.get("count", 0)):
+        raise _bad(path, f"{where}.count", "a non-negative integer", gap.get("count"))
+    if gap.get("ref") is not None and not isinstance(gap["ref"], str):
+        raise _bad(path, f"{where}.ref", "a string or null", gap["ref"])
+    try:
+        parse_rfc3339(gap.get("at"), "at")  # type: ignore[arg-type]
+    except (InvalidEventError, TypeError, ValueError):
+        raise _bad(path, f"{where}.at", "an RFC 3339 time", gap.get("at")) from None
 
 
 @runtime_checkable

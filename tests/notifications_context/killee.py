@@ -5,7 +5,8 @@ Usage: python -m tests.notifications_context.killee ROOT RUN SEED
 Publishes event i with key "k<i>" where i continues from the last durable
 context id (so key == context id exactly, unless something was lost or
 duplicated), consumes, commits some pending batches, moves its clock a day now
-and then and cleans processed shards. After every acknowledged call it prints
+and then and cleans processed shards; it writes a checkpoint every 20 records.
+After every acknowledged call it prints
 "ack <last_context_id>" or "mem <memory_cursor>" (flushed) so the parent knows
 what was acknowledged before it sent SIGKILL.
 """
@@ -17,13 +18,15 @@ import random
 import sys
 from datetime import timedelta
 
-from companion_memory.agent.notifications import NotificationContext
+from companion_memory.agent.notifications import NotificationContext, context_checkpoint
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock
 from tests.notifications_context.helpers import T0, event
 
 
 async def main(root: str, run: int, seed: int) -> None:
+    # Checkpoint often, so kills also land while sidecars and checkpoints are written.
+    context_checkpoint.CHECKPOINT_EVERY = 20
     rng = random.Random(seed)
     clock = FakeClock(T0 + timedelta(days=run))
     ring = EventRing(capacity=4096)

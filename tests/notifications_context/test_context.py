@@ -8,6 +8,7 @@ import os
 from datetime import date, timedelta
 from pathlib import Path
 
+import orjson
 import pytest
 
 from companion_memory.agent.notifications import (
@@ -140,7 +141,9 @@ async def test_skip_batch_records_poison_gap(tmp_path: Path) -> None:
     state = json.loads(
         await asyncio.to_thread((tmp_path / "notifications" / "state.json").read_text)
     )
-    assert state["memory_cursor"] == 10 and state["gaps"][0]["kind"] == "poison_batch"
+    assert state["memory_cursor"] == 10 and "gaps" not in state
+    journal = await asyncio.to_thread((tmp_path / "notifications" / "gaps.jsonl").read_bytes)
+    assert [orjson.loads(line)["kind"] for line in journal.splitlines()] == ["poison_batch"]
 
 
 async def test_cleanup_deletes_only_fully_processed_shards_ids_never_reused(

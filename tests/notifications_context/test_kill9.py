@@ -22,7 +22,7 @@ from companion_memory.agent.notifications import NotificationContext
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock
 from companion_memory.storage.jsonl_log import decode_line
-from tests.notifications_context.helpers import T0
+from tests.notifications_context.helpers import T0, event
 
 REPO = Path(__file__).resolve().parents[2]
 KILLS = 25
@@ -59,6 +59,21 @@ async def reopen(root: Path) -> tuple[int, int, set[int]]:
             if gap.kind in HOLE_KINDS and gap.first is not None and gap.last is not None:
                 holes.update(range(gap.first, gap.last + 1))
         return ctx.last_context_id, ctx.memory_cursor, holes
+    finally:
+        await ctx.close()
+
+
+async def refeed_stores_nothing(root: Path, keys: list[str]) -> None:
+    """Every retained event re-sent through a new ring without a replay window: the
+    log (checkpointed sidecars plus what open scanned) must refuse each one."""
+    ring = EventRing(capacity=len(keys) + 1, replay_window=0)
+    ctx = await NotificationContext.open(root, ring, clock=FakeClock(T0))
+    try:
+        for key in keys:
+            ring.publish(event(int(key[1:])))
+        result = await ctx.consume(limit=len(keys) + 1)
+        assert result.persisted == 0, f"{result.persisted} re-sent events stored again"
+        assert result.duplicates == len(keys)
     finally:
         await ctx.close()
 
@@ -118,6 +133,8 @@ def test_kill9_loop_keeps_every_acknowledged_record(tmp_path: Path) -> None:
         assert all(cid in present or cid in holes
                    for cid in range(memory_cursor + 1, acked_id + 1))
         assert acked_id <= memory_cursor or acked_id in present
+        if lines:
+            asyncio.run(refeed_stores_nothing(tmp_path, [str(ln["key"]) for ln in lines]))
         before = snapshot(tmp_path)
         asyncio.run(reopen(tmp_path))
         assert snapshot(tmp_path) == before, "recovery is not idempotent"

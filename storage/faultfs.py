@@ -36,6 +36,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 
+from companion_memory.core.errors import InvalidInputError
 from companion_memory.storage.fs import NotRegularFileError, StorageIOError
 
 FAULT_KINDS = ("power", "eio", "enospc")
@@ -93,9 +94,9 @@ class FaultFileSystem:
     def arm(self, step: int, kind: str = "power") -> None:
         """Fail the `step`-th operation counted from the start (1-based)."""
         if kind not in FAULT_KINDS:
-            raise ValueError(f"fault kind must be one of {', '.join(FAULT_KINDS)}")
+            raise InvalidInputError(f"fault kind must be one of {', '.join(FAULT_KINDS)}")
         if step < 1:
-            raise ValueError("step must be at least 1")
+            raise InvalidInputError("step must be at least 1")
         self._armed = (step, kind)
 
     def disarm(self) -> None:
@@ -375,7 +376,7 @@ class FaultFileSystem:
         garbage), per directory change kept or dropped at random.
         """
         if mode not in ("random", "synced", "all"):
-            raise ValueError("mode must be random, synced or all")
+            raise InvalidInputError("mode must be random, synced or all")
         rng = rng or self._rng
         with self._lock:
             image = FaultFileSystem(seed=rng.randrange(1 << 30))

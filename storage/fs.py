@@ -136,11 +136,11 @@ def _open_regular(path: str, flags: int, operation: str) -> int:
         fd = os.open(path, flags | _NOFOLLOW | os.O_NONBLOCK, 0o644)
     except OSError as err:
         if err.errno == errno.ELOOP:
-            raise NotRegularFileError(operation, path, "symlink") from None
+            raise NotRegularFileError(operation, path, "symlink") from err
         if err.errno == errno.EISDIR:
-            raise NotRegularFileError(operation, path, "dir") from None
+            raise NotRegularFileError(operation, path, "dir") from err
         if err.errno == errno.ENXIO:
-            raise NotRegularFileError(operation, path, "other") from None
+            raise NotRegularFileError(operation, path, "other") from err
         raise StorageIOError("open", path, err) from err
     try:
         mode = os.fstat(fd).st_mode

@@ -26,6 +26,7 @@ from typing import Any
 
 import orjson
 
+from companion_memory.core.errors import InvalidInputError, StateError
 from companion_memory.storage.atomic import CorruptStateError, write_atomic
 from companion_memory.storage.fs import FileSystem
 
@@ -35,10 +36,10 @@ _CRC_MARK = b',"crc":'
 def encode_record(obj: dict[str, Any]) -> bytes:
     """One journal line (with its newline) for `obj`; `crc` is added as the last key."""
     if "crc" in obj:
-        raise ValueError("a journal record must not carry its own 'crc' key")
+        raise InvalidInputError("a journal record must not carry its own 'crc' key")
     body = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
     if body == b"{}":
-        raise ValueError("a journal record needs at least one key")
+        raise InvalidInputError("a journal record needs at least one key")
     return body[:-1] + _CRC_MARK + str(zlib.crc32(body)).encode() + b"}\n"
 
 
@@ -126,7 +127,7 @@ class Journal:
     def append(self, obj: dict[str, Any]) -> None:
         """Append one record durably (one write, one fsync; a directory fsync when new)."""
         if self._size is None:
-            raise RuntimeError("load() the journal before appending to it")
+            raise StateError("load() the journal before appending to it")
         line = encode_record(obj)
         new = self._size == 0 and not self._fs.exists(self.path)
         try:

@@ -193,9 +193,9 @@ def shard_name(day: date) -> str:
 def encode_line(obj: dict[str, Any]) -> bytes:
     """One log line (with its trailing newline) for `obj`, `crc` added as last key."""
     if "crc" in obj:
-        raise ValueError("a log line must not carry its own 'crc' key")
+        raise InvalidInputError("a log line must not carry its own 'crc' key")
     if not isinstance(obj.get("context_id"), int):
-        raise ValueError("a log line needs an integer 'context_id'")
+        raise InvalidInputError("a log line needs an integer 'context_id'")
     body = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
     return body[:-1] + _CRC_MARK + str(zlib.crc32(body)).encode() + b"}\n"
 
@@ -649,7 +649,7 @@ class JsonlLog:
         """
         self._check_writable()
         if not lines:
-            raise ValueError("append_batch needs at least one line")
+            raise InvalidInputError("append_batch needs at least one line")
         first = lines[0].get("context_id")
         if not isinstance(first, int):
             raise LogOrderError("every line needs an integer context_id")
@@ -731,7 +731,7 @@ class JsonlLog:
         """
         self._check_ready()
         if limit < 1:
-            raise ValueError("limit must be at least 1")
+            raise InvalidInputError("limit must be at least 1")
         out: list[dict[str, Any]] = []
         for shard in self._shards:
             if not shard.records or shard.last_id <= context_id:

@@ -223,9 +223,9 @@ class StorageMonitor:
 
     def register(self, cleaner: Cleaner) -> None:
         if not isinstance(cleaner, Cleaner):
-            raise TypeError("a cleaner needs a `name` and an async `clean(level)`")
+            raise InvalidInputError("a cleaner needs a `name` and an async `clean(level)`")
         if any(c.name == cleaner.name for c in self._cleaners):
-            raise ValueError(f"a cleaner named {cleaner.name!r} is already registered")
+            raise InvalidInputError(f"a cleaner named {cleaner.name!r} is already registered")
         self._cleaners.append(cleaner)
 
     def subscribe(self, listener: LevelListener) -> None:

@@ -91,7 +91,7 @@ from companion_memory.agent.notifications.context_types import (
 )
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.core.errors import StateError
+from companion_memory.core.errors import InvalidInputError, StateError
 from companion_memory.memory.records import MemoryIntent
 from companion_memory.storage.fs import (
     FileSystem,
@@ -267,7 +267,7 @@ class NotificationContext:
         Raises StorageIOError (nothing advanced; the next call recovers first).
         """
         if limit < 1:
-            raise ValueError("limit must be at least 1")
+            raise InvalidInputError("limit must be at least 1")
         async with self._lock:
             self._check_open()
             if self._read_only:
@@ -306,7 +306,7 @@ class NotificationContext:
     async def read_pending(self, limit: int = 10) -> list[NotificationRecord]:
         """Up to `limit` records after the memory cursor, oldest first."""
         if limit < 1:
-            raise ValueError("limit must be at least 1")
+            raise InvalidInputError("limit must be at least 1")
         async with self._lock:
             self._check_open()
             pending = self._pending
@@ -367,7 +367,7 @@ class NotificationContext:
     ) -> Gap:
         """Persist a gap found elsewhere (e.g. by a processor)."""
         if not kind or len(kind) > 40:
-            raise ValueError("gap kind must be a short code")
+            raise InvalidInputError("gap kind must be a short code")
         _check_reason(reason)
         gap = self._gaps.make(kind, first, last, count, reason)
         self._check_writable()
@@ -384,9 +384,9 @@ class NotificationContext:
     ) -> list[NotificationRecord]:
         """Processed records received in [start, end), oldest first, at most `limit`."""
         if start.tzinfo is None or end.tzinfo is None:
-            raise ValueError("start and end must be timezone-aware")
+            raise InvalidInputError("start and end must be timezone-aware")
         if limit < 1:
-            raise ValueError("limit must be at least 1")
+            raise InvalidInputError("limit must be at least 1")
         async with self._lock:
             self._check_open()
             processed = self._cursors.memory_cursor
@@ -449,4 +449,4 @@ class NotificationContext:
 
 def _check_reason(reason: str) -> None:
     if not isinstance(reason, str) or not reason or len(reason) > 120:
-        raise ValueError("a gap reason is a short code (1-120 characters), never content")
+        raise InvalidInputError("a gap reason is a short code (1-120 characters), never content")

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from datetime import date
 
 from companion_memory.agent.notifications.context_types import line_fingerprint
+from companion_memory.core.errors import StateError
 from companion_memory.storage.atomic import ensure_dir
 from companion_memory.storage.fs import FileSystem
 from companion_memory.storage.jsonl_log import SHARD_RE, JsonlLog
@@ -99,7 +100,7 @@ class FingerprintIndex:
 
     def __contains__(self, fingerprint: bytes) -> bool:
         if self._unloaded:
-            raise RuntimeError("load_all() the fingerprint index before checking against it")
+            raise StateError("load_all() the fingerprint index before checking against it")
         return fingerprint in self._map
 
     def newest(self, count: int) -> list[bytes]:

@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from companion_memory.agent.notifications.context_types import Gap, IntentsNeedStoreError
 from companion_memory.ble.events import InvalidEventError, parse_rfc3339
+from companion_memory.core.errors import StateError
 from companion_memory.memory.intents import CursorAdvance
 from companion_memory.memory.records import CursorConflictError, MemoryIntent
 from companion_memory.memory.store import MemoryStore
@@ -320,7 +321,7 @@ class StateFileCursor:
 
     def _require(self) -> ContextState:
         if self._state is None:
-            raise RuntimeError("StateFileCursor is used through NotificationContext.open")
+            raise StateError("StateFileCursor is used through NotificationContext.open")
         return self._state
 
     async def load(self) -> int:

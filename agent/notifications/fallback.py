@@ -6,7 +6,10 @@ statement shaped by the kind of notification ("WhatsApp message from Anna: Dinne
 on Friday at 8", "Calendar: Dentist appointment, tomorrow 10:00 at Dr. Weber's"),
 never the copied body: only the first sentence's first words are kept. When a
 related memory already says exactly that, the fallback reinforces it instead of
-adding a copy. Registered on the `DeterministicProvider`
+adding a copy. A person-to-person message in which the sender states a lasting fact
+about themselves ("I'm allergic to hazelnuts") becomes that fact instead, as a
+Long-Term memory ("Giulia is allergic to hazelnuts"; `agent.notifications.lasting`).
+Registered on the `DeterministicProvider`
 as `notification_fallback`; it reads the request's structured payload.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion_memory.agent.notifications.lasting import lasting_fact
 from companion_memory.memory.records import normalize_text
 
 SCENARIO = "notifications"
@@ -98,6 +102,16 @@ def distill(item: dict[str, Any]) -> str | None:
     return f"{app}: {sender or topic}"
 
 
+def lasting(item: dict[str, Any]) -> str | None:
+    """A lasting fact the sender of a person-to-person message states about themselves
+    ("Priya is vegan"), or None (`agent.notifications.lasting`)."""
+    noun = _CATEGORY_NOUN.get(str(item.get("cat", "")).replace(" ", "").casefold(), "message")
+    if noun not in _PERSON_NOUNS:
+        return None
+    sender = _bounded(" ".join(str(item.get("title", "")).split()), 6, SENDER_CHARS)
+    return lasting_fact(sender, " ".join(str(item.get("body", "")).split()))
+
+
 def _lower_ok(topic: str) -> bool:
     """Lower-case the first letter only for ordinary words ("Tomorrow" yes, "LH" no)."""
     first = topic.split(" ", 1)[0]
@@ -114,7 +128,8 @@ def notification_fallback(payload: dict[str, Any]) -> dict[str, Any]:
     proposals: list[dict[str, Any]] = []
     for item in payload.get("items", []):
         cid = int(item["c"])
-        text = distill(item)
+        fact = lasting(item)
+        text = fact or distill(item)
         if text is None:
             proposals.append({"c": cid, "a": "ignore"})
             continue
@@ -125,6 +140,9 @@ def notification_fallback(payload: dict[str, Any]) -> dict[str, Any]:
         )
         if same is not None:
             proposals.append({"c": cid, "a": "reinforce", "id": same["id"], "rev": same["rev"]})
+        elif fact is not None:
+            proposals.append({"c": cid, "a": "add", "t": text, "k": "fact", "au": "inference",
+                              "tier": "long_term"})
         else:
             proposals.append({"c": cid, "a": "add", "t": text, "k": "event", "au": "inference"})
     return {"p": proposals}

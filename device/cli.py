@@ -4,9 +4,10 @@
 
 Exit status: 0 on success, 2 on bad usage or bad input (one-line reason on
 stderr), 1 on a failure; an error's category decides which (`EXIT_BY_CATEGORY`).
-Global options may also follow the command.
-This module imports only the standard library and the light device modules so
-that `--help` and `status` stay fast; each command imports what it needs.
+Global options may also follow the command. The commands live in `commands.py`,
+`daemon.py` and `demo.py`; this module parses, dispatches and maps errors to exit
+statuses, and nothing imports it back. Only optional dependencies (llama.cpp, bleak,
+bumble) load late, when a command needs them.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ the lock is released and the process exits 0. After a SIGKILL the next `run`
 recovers from disk (torn-tail repair, memory cursor in the store's transaction).
 
 `status` reads the status file and asks the kernel whether the lock is held, so it
-works while the daemon runs and costs no heavy import. `stop` sends SIGTERM to the
+works while the daemon runs and never opens the store. `stop` sends SIGTERM to the
 pid recorded in the lock file and waits for the lock to be released.
 """
 

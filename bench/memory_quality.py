@@ -300,6 +300,8 @@ class Outcome:
     dropped: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
     junk_rows: list[str] = field(default_factory=list)
+    poison_gaps: int | None = None
+    """Batches skipped as poison (every attempt failed), from the runtime's gap record."""
 
 
 def judge(out: Outcome, question: Question, ranked: Sequence[set[str]]) -> None:
@@ -442,6 +444,7 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
                                                   if r.isdigit() and int(r) in cid_to_row))
             out.junk = junk / len(live) if live else 0.0
             out.model_s = watched.seconds
+            out.poison_gaps = sum(1 for g in await runtime.gaps() if g.kind == "poison_batch")
         finally:
             await runtime.close()
     out.leaks = len(out.leaked_rows)
@@ -488,6 +491,7 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
         live=out.live, long_term=out.long_term, model_calls=out.model_calls,
         model_s_per_kept=out.model_s / kept, prompt_tokens_per_kept=out.prompt_tokens / kept,
         completion_tokens_per_kept=out.completion_tokens / kept, dropped=out.dropped,
+        poison_gaps=out.poison_gaps,
         wall_s=out.wall_s,
         misses=sorted(q for q, ok in out.answered5.items() if not ok),
         stale=sorted(q for q, bad in out.stale_first.items() if bad),
@@ -518,7 +522,8 @@ def table(corpus: Corpus, results: list[dict[str, Any]]) -> str:
 
     for key in ("answer@5", "answer@1", "old answer@5", "changed answer@5", "long answer@5",
                 "non-English answer@5", "stale-first", "junk_share", "secret_leaks", "live",
-                "long_term", "model_calls", "model_s_per_kept", "prompt_tokens_per_kept",
+                "long_term", "model_calls", "poison_gaps", "model_s_per_kept",
+                "prompt_tokens_per_kept",
                 "completion_tokens_per_kept", "wall_s"):
         lines.append(f"| {key} | " + " | ".join(cell(r.get(key)) for r in results) + " |")
     for r in results:

@@ -106,7 +106,7 @@ def _create_fresh(path: Path, data: bytes) -> None:
     """Write `data` to a new file at `path`; whatever was at that name (a stale file,
     or a link planted there) is removed first, never written through."""
     if os.path.lexists(path):
-        path.unlink()
+        path.unlink(missing_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
                  0o644)
     try:
@@ -126,11 +126,13 @@ def prepare_root(root: Path) -> Path:
         root.mkdir(parents=True, exist_ok=True)
         marker = root / MARKER
         if not os.path.lexists(marker):
-            tmp = root / (MARKER + ".tmp")
+            # scratch names per process: commands started together on one new root
+            # must not remove each other's files
+            tmp = root / f"{MARKER}.{os.getpid()}.tmp"
             _create_fresh(tmp, orjson.dumps({"format": ROOT_FORMAT,
                                              "product": "companion-memory"}))
             os.replace(tmp, marker)
-        probe = root / ".write-probe"
+        probe = root / f".write-probe.{os.getpid()}"
         _create_fresh(probe, b"")
         probe.unlink()
     except OSError as err:

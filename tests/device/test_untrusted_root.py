@@ -162,3 +162,16 @@ def test_feed_respects_the_storage_level_and_status_shows_it(tmp_path: Path) -> 
     status = cli(root, "--config", str(config), "--json", "status")
     assert status.returncode == 0, status.stderr
     assert orjson.loads(status.stdout)["storage"]["level"] == "emergency"
+
+
+def test_a_link_at_the_write_probe_is_removed_not_written_through(tmp_path: Path) -> None:
+    from companion_memory.device.root import prepare_root
+
+    root = tmp_path / "root"
+    prepare_root(root)
+    target = victim(tmp_path)
+    probe = root / f".write-probe.{os.getpid()}"
+    probe.symlink_to(target)
+    prepare_root(root)  # the probe name is this process's: the link is replaced, then gone
+    assert target.read_bytes() == b"precious bytes\n"
+    assert not os.path.lexists(probe)

@@ -30,25 +30,23 @@ from companion_memory.core.errors import InvalidInputError, StateError
 from companion_memory.storage.atomic import CorruptStateError, write_atomic
 from companion_memory.storage.fs import FileSystem
 
-_CRC_MARK = b',"crc":'
+CRC_MARK = b',"crc":'
 
 
-def encode_record(obj: dict[str, Any]) -> bytes:
-    """One journal line (with its newline) for `obj`; `crc` is added as the last key."""
-    if "crc" in obj:
-        raise InvalidInputError("a journal record must not carry its own 'crc' key")
+def encode_crc_line(obj: dict[str, Any]) -> bytes:
+    """`obj` as one JSON line (with its newline), its crc32 added as the last key `crc`;
+    the line format of the journal and of the notification log."""
     body = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
-    if body == b"{}":
-        raise InvalidInputError("a journal record needs at least one key")
-    return body[:-1] + _CRC_MARK + str(zlib.crc32(body)).encode() + b"}\n"
+    return body[:-1] + CRC_MARK + str(zlib.crc32(body)).encode() + b"}\n"
 
 
-def decode_record(raw: bytes) -> dict[str, Any] | None:
-    """The object of one line (without its newline), or None if it is not valid."""
-    idx = raw.rfind(_CRC_MARK)
+def decode_crc_line(raw: bytes) -> dict[str, Any] | None:
+    """The object of one such line (without its newline), its `crc` key kept, or None
+    when the line is not whole or its crc does not match."""
+    idx = raw.rfind(CRC_MARK)
     if idx <= 0 or not raw.endswith(b"}"):
         return None
-    digits = raw[idx + len(_CRC_MARK) : -1]
+    digits = raw[idx + len(CRC_MARK) : -1]
     if not digits.isdigit() or len(digits) > 10:
         return None
     crc = int(digits)
@@ -58,16 +56,39 @@ def decode_record(raw: bytes) -> dict[str, Any] | None:
         obj = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
-    if not isinstance(obj, dict) or obj.pop("crc", None) != crc:
+    if not isinstance(obj, dict) or obj.get("crc") != crc:
         return None
     return obj
 
 
-def _looks_complete(raw: bytes) -> bool:
+def encode_record(obj: dict[str, Any]) -> bytes:
+    """One journal line (with its newline) for `obj`; `crc` is added as the last key."""
+    if "crc" in obj:
+        raise InvalidInputError("a journal record must not carry its own 'crc' key")
+    if not obj:
+        raise InvalidInputError("a journal record needs at least one key")
+    return encode_crc_line(obj)
+
+
+def decode_record(raw: bytes) -> dict[str, Any] | None:
+    """The object of one line (without its newline, `crc` removed), or None if it is
+    not valid."""
+    obj = decode_crc_line(raw)
+    if obj is not None:
+        del obj["crc"]
+    return obj
+
+
+def looks_complete(raw: bytes) -> bool:
+    """A whole line shaped like a record: `{...,"crc":<digits>}`.
+
+    A torn append leaves a prefix of its lines (maybe followed by garbage), never
+    such a line that fails its crc; a bit flipped in a stored record leaves one.
+    """
     if not raw.startswith(b'{"') or not raw.endswith(b"}"):
         return False
-    idx = raw.rfind(_CRC_MARK)
-    digits = raw[idx + len(_CRC_MARK) : -1] if idx > 0 else b""
+    idx = raw.rfind(CRC_MARK)
+    digits = raw[idx + len(CRC_MARK) : -1] if idx > 0 else b""
     return digits.isdigit() and len(digits) <= 10
 
 
@@ -98,7 +119,7 @@ class Journal:
                 break
             raw = data[pos:nl]
             obj = decode_record(raw)
-            if obj is None and _looks_complete(raw):
+            if obj is None and looks_complete(raw):
                 lines.append((pos, nl + 1, {}))  # damaged, complete: never a torn append
             else:
                 lines.append((pos, nl + 1, obj))

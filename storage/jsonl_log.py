@@ -38,23 +38,21 @@ import dataclasses
 import itertools
 import os
 import re
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-import orjson
-
 from companion_memory.core.errors import InvalidInputError, StateError, StorageFailureError
 from companion_memory.storage.atomic import ensure_dir
 from companion_memory.storage.fs import FileSystem, NotRegularFileError
+from companion_memory.storage.journal import decode_crc_line, encode_crc_line, looks_complete
 
 SHARD_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.jsonl$")
 INDEX_EVERY = 32
 """One sparse index entry (context_id, offset) per this many lines."""
 READ_CHUNK = 64 * 1024
-_CRC_MARK = b',"crc":'
+
 _CONTEXT_ID = re.compile(rb'"context_id":(\d{1,18})[,}]')
 
 
@@ -196,44 +194,18 @@ def encode_line(obj: dict[str, Any]) -> bytes:
         raise InvalidInputError("a log line must not carry its own 'crc' key")
     if not isinstance(obj.get("context_id"), int):
         raise InvalidInputError("a log line needs an integer 'context_id'")
-    body = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
-    return body[:-1] + _CRC_MARK + str(zlib.crc32(body)).encode() + b"}\n"
+    return encode_crc_line(obj)
 
 
 def decode_line(raw: bytes) -> dict[str, Any] | None:
     """The record of one line (without its newline), or None if it is not valid."""
-    idx = raw.rfind(_CRC_MARK)
-    if idx <= 0 or not raw.endswith(b"}"):
-        return None
-    digits = raw[idx + len(_CRC_MARK) : -1]
-    if not digits.isdigit() or len(digits) > 10:
-        return None
-    crc = int(digits)
-    if zlib.crc32(raw[:idx] + b"}") != crc:
-        return None
-    try:
-        obj = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(obj, dict) or obj.get("crc") != crc:
+    obj = decode_crc_line(raw)
+    if obj is None:
         return None
     cid = obj.get("context_id")
     if not isinstance(cid, int) or isinstance(cid, bool):
         return None
     return obj
-
-
-def _looks_complete(raw: bytes) -> bool:
-    """A whole line shaped like a record: `{...,"crc":<digits>}`.
-
-    A torn append leaves a prefix of its lines (maybe followed by garbage), never
-    such a line that fails its crc; a bit flipped in a stored record leaves one.
-    """
-    if not raw.startswith(b'{"') or not raw.endswith(b"}"):
-        return False
-    idx = raw.rfind(_CRC_MARK)
-    digits = raw[idx + len(_CRC_MARK) : -1] if idx > 0 else b""
-    return digits.isdigit() and len(digits) <= 10
 
 
 def _legible_ids(data: bytes) -> list[int]:
@@ -457,7 +429,7 @@ class JsonlLog:
             last_kept = max(
                 (i for i, (start, end, obj) in enumerate(lines)
                  if obj is not None or (end > start and data[end - 1 : end] == b"\n"
-                                        and _looks_complete(data[start : end - 1]))),
+                                        and looks_complete(data[start : end - 1]))),
                 default=-1,
             )
             keep_end = lines[last_kept][1] if last_kept >= 0 else 0

@@ -34,21 +34,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import sqlite3
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion_memory.agent.model.provider import ModelProvider, ModelRequest, ModelResponse  # noqa: E402
+from bench.memory_quality import Watched, stored_texts  # noqa: E402
 from companion_memory.agent.notifications.contract import EXAMPLE_ANSWER, EXAMPLE_USER  # noqa: E402
 from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT  # noqa: E402
 from companion_memory.agent.notifications.filters import REDACTABLE, NoiseFilter  # noqa: E402
@@ -207,40 +205,6 @@ def triage_row(row: Row, index: int, tally: Tally, figures: Figures) -> None:
         figures.false_drop_ids.add(row.id)
     elif triage.reason is not None:
         tally.noise_drops += 1
-
-
-def stored_texts(root: Path) -> list[str]:
-    """Every memory's statement and hidden detail (the source words kept for search), read
-    straight from the database file: the audit looks at what is on disk, not at what
-    the API shows."""
-    conn = sqlite3.connect(f"file:{root / 'memory.sqlite3'}?mode=ro", uri=True)
-    try:
-        rows = conn.execute("SELECT text, detail FROM memories").fetchall()
-    finally:
-        conn.close()
-    return [f"{text}\n{detail or ''}" for text, detail in rows]
-
-
-class Watched:
-    """Wraps a provider and keeps every prompt."""
-
-    def __init__(self, inner: ModelProvider) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.prompts: list[str] = []
-
-    async def complete(self, request: ModelRequest) -> ModelResponse:
-        self.prompts.append("\n".join(m.content for m in request.messages))
-        return await self.inner.complete(request)
-
-    async def prepare(self) -> None:
-        await self.inner.prepare()
-
-    async def close(self) -> None:
-        await self.inner.close()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
 
 
 async def pipeline(

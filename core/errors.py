@@ -95,8 +95,3 @@ CATEGORIES: tuple[type[CompanionMemoryError], ...] = (
     StorageFailureError,
 )
 """Every category base, in the order of the list above."""
-
-
-def category_of(err: CompanionMemoryError) -> str:
-    """The category name of `err` ("internal" for an error outside every category)."""
-    return err.category

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion_memory.core.errors import UnavailableError
-from companion_memory.device.config import check_bounds
 from companion_memory.device.errors import RootBusyError, RootError
 from companion_memory.device.invocation import Invocation
 from companion_memory.device.lock import LockCheck, RootLock, read_holder
@@ -77,9 +76,6 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
     removed; when another process holds the file at that name the daemon stops.
     `provider` replaces the configured model provider (for hosts and tests)."""
 
-    # A Config built in code skips the file's validation; a NaN or zero delay would
-    # make the loops below spin without ever reaching the signal handlers.
-    check_bounds(config)
     log = get_logger("daemon")
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

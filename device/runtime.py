@@ -67,7 +67,7 @@ from companion_memory.ble.events import NotificationEvent
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock, SystemClock
 from companion_memory.core.errors import StateError
-from companion_memory.device.config import Config, check_bounds
+from companion_memory.device.config import Config
 from companion_memory.device.errors import DeviceError
 from companion_memory.device.link import Connect, PhoneLinkService
 from companion_memory.device.providers import build_from_config
@@ -203,10 +203,7 @@ class Runtime:
         """Wire and open every part; on any failure close what was opened and re-raise."""
         if self._state is not RuntimeState.UNOPENED:
             raise RuntimeStateError(f"a runtime can be opened once (it is {self._state.value})")
-        cfg = self._config
-        # A Config built in code gets the bounds a TOML file gets (off the loop: the
-        # zone check reads tz data).
-        await asyncio.to_thread(check_bounds, cfg)
+        cfg = self._config  # checked when it was built: each section validates itself
         self._state = RuntimeState.OPENING
         try:
             async with AsyncExitStack() as stack:

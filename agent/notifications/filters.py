@@ -22,6 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from companion_memory.agent.notifications.dates import has_day_word
 from companion_memory.ble.events import EventKind, NotificationEvent
 from companion_memory.memory.lexicon import GLOSS
 from companion_memory.memory.search_text import fold
@@ -249,6 +250,54 @@ def is_chit_chat(text: str) -> bool:
     return 0 < len(words) <= CHIT_CHAT_WORDS and not any(w in _TOPIC_WORDS for w in words)
 
 
+_THANKS = re.compile(
+    # one short exclamation may come first ("Wat een feest!!!")
+    r"^(?:[^\W\d_]+(?:\s+[^\W\d_]+){0,3}\s*!+\W*)?"
+    r"(?:(?:ach|oh|und|and|also|so|ah|aw+|@\S+(?:\s[^\W\d_]+)?)\W+)*"
+    r"(?:danke|vielen\s+dank|thanks|thank\s+you|thx|ty|merci|grazie|gracias|dankjewel|dankjulliewel"
+    r"|bedankt|dank\s+je|obrigad[oa]|díky|dzięki)\b",
+    re.IGNORECASE,
+)
+_PRESENCE = re.compile(
+    r"\b(?:i'?m\s+here|we'?re\s+here|on\s+my\s+way|just\s+landed|(?:ich\s+)?bin\s+da|wir\s+sind\s+da"
+    r"|bin\s+unterwegs|je\s+suis\s+là|on\s+est\s+là|j'arrive|sono\s+arrivat[oaie]|siamo\s+arrivati"
+    r"|ya\s+llegué|estoy\s+aquí|ik\s+ben\s+er|wij\s+zijn\s+er|we\s+zijn\s+er|gut\s+gelandet"
+    r"|gut\s+angekommen|landed\s+safely)(?![\w'])",
+    re.IGNORECASE,
+)
+_MINUTES = re.compile(r"\b\d{1,2}\s?min\w*", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.!?…]+|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
+THANKS_WORDS = 16
+THANKS_TAIL_WORDS = 6
+PRESENCE_WORDS = 10
+
+
+def is_thanks(text: str) -> bool:
+    """A message that opens by thanking and adds at most a short sentence, naming no day
+    and no number and asking nothing ("danke dass ihr da wart 🥹 ich bin sooo verkatert",
+    "Wat een feest!!! Dankjewel dat je er was"). "Thanks! The key is under the mat, I'm
+    back on Friday" is kept: it names a day."""
+    if _THANKS.match(text) is None or "?" in text or any(ch.isdigit() for ch in text):
+        return False
+    if has_day_word(text) or len(_WORDS.findall(text)) > THANKS_WORDS:
+        return False
+    parts = [p for p in _SENTENCE_BREAK.split(text) if _WORDS.search(p)]
+    opening = 2 if parts and _THANKS.match(parts[0]) is None else 1  # the exclamation, then thanks
+    tail = sum(len(_WORDS.findall(p)) for p in parts[opening:])
+    return tail <= THANKS_TAIL_WORDS
+
+
+def is_presence_ping(text: str) -> bool:
+    """A live arrival ping that is stale minutes later: "je suis là !! j'arrive dans 10
+    min", "Wij zijn er!", "gut gelandet? ❤️". A day or any number other than minutes keeps it
+    ("I'm here, gate B12", "on my way, back on Friday")."""
+    if _PRESENCE.search(text) is None or has_day_word(text):
+        return False
+    if any(ch.isdigit() for ch in _MINUTES.sub("", text)):
+        return False
+    return len(_WORDS.findall(text)) <= PRESENCE_WORDS
+
+
 def social_noise(event: NotificationEvent, text: str) -> str | None:
     """A reason code for reactions, social counts, acknowledgements, digests and news."""
     if event.category.strip().casefold() in _NEWS_CATEGORIES:
@@ -277,8 +326,13 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
         return "media_only"
     if is_acknowledgement(message):
         return "acknowledgement"
-    if event.category.strip().casefold() in _CHAT_CATEGORIES and is_chit_chat(message):
-        return "chit_chat"
+    if event.category.strip().casefold() in _CHAT_CATEGORIES:
+        if is_chit_chat(message):
+            return "chit_chat"
+        if is_thanks(message):
+            return "thanks"
+        if is_presence_ping(message):
+            return "presence_ping"
     return None
 
 

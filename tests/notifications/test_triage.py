@@ -50,6 +50,13 @@ def ev(
         ("N26", "Du hast 4,80 € bei Bäckerei Siebert bezahlt.", "finance", "small_payment"),
         ("Deniz", "haha yes 😂 classic Markus", "social", "chit_chat"),
         ("Lucía", "📷 Foto", "social", "media_only"),
+        ("Ines", "Thank you so much for the flowers 💐 they look lovely", "social", "thanks"),
+        ("Oma", "danke für die schönen Fotos, ich hab mich so gefreut", "social", "thanks"),
+        ("Chloé", "Quelle soirée !! Merci encore pour l'invitation", "social", "thanks"),
+        ("Marco", "grazie mille per ieri sera, che bello", "social", "thanks"),
+        ("Ruben", "on my way 🚲 in 5 min", "social", "presence_ping"),
+        ("Papa", "sind gut angekommen, alles prima", "social", "presence_ping"),
+        ("Lucía", "ya llegué! estoy en la puerta", "social", "presence_ping"),
     ],
 )
 def test_noise_is_dropped_by_reason(title: str, body: str, category: str, reason: str) -> None:
@@ -67,6 +74,17 @@ def test_noise_is_dropped_by_reason(title: str, body: str, category: str, reason
         ("Mia", "ok, see you at the station at 18:40", "social"),
         ("Anna", "meet at the museum?", "social"),
         ("Tom", "viel Glück beim Tierarzt! sag Bescheid was Dr. Sommer sagt", "social"),
+        # thanks that also says when, how much, or asks something
+        ("Ines", "Thanks! The key is under the mat, I'm back on Friday", "social"),
+        ("Oma", "Danke! Kannst du Max morgen um 8 abholen?", "social"),
+        ("Chloé", "merci ! je te rembourse les 40 € demain", "social"),
+        ("Ben", "thanks for the offer, I'll take the 18:40 train", "social"),
+        ("Mia", "Danke! Der Schlüssel liegt beim Nachbarn im zweiten Stock links neben der Tür",
+         "social"),
+        # an arrival with a place or time that matters later
+        ("Ruben", "on my way, I'll be at gate B12 by 9", "social"),
+        ("Ana", "estoy aquí hasta el viernes", "social"),
+        ("DB", "Wir sind da: Ihr Zug hält heute an Gleis 7", "travel"),
     ],
 )
 def test_ordinary_facts_pass(title: str, body: str, category: str) -> None:

@@ -55,6 +55,9 @@ _DAY = re.compile(
 _AFTER_DAY_MORNING = re.compile(
     rf"(?:{'|'.join(re.escape(w) for w in _WORDS if w != 'morgen')})\s+$", re.IGNORECASE
 )
+_ENGLISH_WEEKDAYS = frozenset(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+)
 _WEEKDAY_SHORT = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTH_SHORT = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
                 "Dec")
@@ -95,12 +98,18 @@ def short_date(day: date) -> str:
 
 
 def with_dates(text: str, posted: date) -> str:
-    """`text` with the date written after every day word ("tomorrow (Wed 2 Dec)")."""
+    """`text` with the date written after every day word: "tomorrow (Wed 2 Dec)",
+    "Donnerstag (Thu 3 Dec)", and an English weekday as a person writes it, "Saturday 5
+    Dec"."""
     out: list[str] = []
     last = 0
     for mention in day_mentions(text, posted):
         out.append(text[last : mention.end])
-        out.append(f" ({short_date(mention.day)})")
+        word = text[mention.start : mention.end].split()[-1].casefold()
+        if word in _ENGLISH_WEEKDAYS:
+            out.append(f" {mention.day.day} {_MONTH_SHORT[mention.day.month - 1]}")
+        else:
+            out.append(f" ({short_date(mention.day)})")
         last = mention.end
     out.append(text[last:])
     return "".join(out)

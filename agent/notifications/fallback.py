@@ -2,29 +2,36 @@
 offline default; no model).
 
 No model: one Temporary memory per meaningful notification, as a short, bounded
-statement shaped by the kind of notification ("WhatsApp message from Anna: Dinner
-on Friday at 8", "Calendar: Dentist appointment, tomorrow 10:00 at Dr. Weber's"),
-never the copied body: only the first sentence's first words are kept. When a
-related memory already says exactly that, the fallback reinforces it instead of
-adding a copy. A person-to-person message in which the sender states a lasting fact
-about themselves ("I'm allergic to hazelnuts") becomes that fact instead, as a
-Long-Term memory ("Giulia is allergic to hazelnuts"; `agent.notifications.lasting`).
-Registered on the `DeterministicProvider`
-as `notification_fallback`; it reads the request's structured payload.
+statement of who, where and what, the way a person jots a note ("Anna on WhatsApp:
+Dinner on Friday 4 Dec at 8?", "Landlord by email: The heating technician will come
+on Monday 7 Dec between 8 and 12", "Calendar: Dentist appointment, tomorrow (Wed 2 Dec)
+10:00 at Dr. Weber's"). It is never the copied body: only the first sentence is kept,
+cut at its last whole clause when it is long. Every day word gets its date from the
+posting time (`agent.notifications.dates`), and the memory of an event expires when
+the first day it names is over (the proposal's `end`). When a related memory already
+says exactly that, the fallback reinforces it instead of adding a copy. A
+person-to-person message in which the sender states a lasting fact about themselves
+("I'm allergic to hazelnuts") becomes that fact instead, as a Long-Term memory
+("Giulia is allergic to hazelnuts"; `agent.notifications.lasting`). Registered on the
+`DeterministicProvider` as `notification_fallback`; it reads the request's structured
+payload.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime, time, timedelta
 from typing import Any
 
+from companion_memory.agent.notifications.dates import day_mentions, with_dates
 from companion_memory.agent.notifications.lasting import lasting_fact
 from companion_memory.memory.records import normalize_text
 
 SCENARIO = "notifications"
 SENDER_CHARS = 40
-TOPIC_WORDS = 12
-TOPIC_CHARS = 90
+TOPIC_WORDS = 14
+TOPIC_CHARS = 110
+MIN_CLAUSE_WORDS = 4
 
 _GENERIC_SEGMENTS = frozenset(
     {"android", "app", "apps", "mobile", "ios", "client", "messenger", "phone", "com", "org"}
@@ -74,8 +81,44 @@ def _bounded(text: str, words: int, chars: int) -> str:
     return out.strip(" ,:-")
 
 
+def _local(item: dict[str, Any]) -> datetime | None:
+    """When the item was posted, in the owner's zone (the payload's `local`), or None."""
+    value = item.get("local")
+    if not isinstance(value, str):
+        return None
+    try:
+        local = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return local if local.tzinfo is not None else None
+
+
 def distill(item: dict[str, Any]) -> str | None:
-    """The fallback statement for one item, or None when it carries nothing meaningful."""
+    """The fallback statement for one item, or None when it carries nothing meaningful.
+    A day word in it gets its date ("tomorrow (Wed 2 Dec) 10:00"), so the statement
+    stays true when it is read on another day."""
+    text = _distill(item)
+    local = _local(item)
+    if text is None or local is None:
+        return text
+    return with_dates(text, local.date())
+
+
+def event_end(item: dict[str, Any], text: str) -> str | None:
+    """When the event a statement is about is over: the end of the first day it names
+    (the statement's dated day word), as RFC 3339 in the owner's offset; None when it
+    names no day."""
+    local = _local(item)
+    if local is None:
+        return None
+    days = day_mentions(text, local.date())
+    if not days:
+        return None
+    end = datetime.combine(days[0].day + timedelta(days=1), time.min, local.tzinfo)
+    return end.isoformat(timespec="seconds")
+
+
+def _distill(item: dict[str, Any]) -> str | None:
     title = " ".join(str(item.get("title", "")).split())
     subtitle = " ".join(str(item.get("sub", "")).split())
     body = " ".join(str(item.get("body", "")).split())
@@ -85,9 +128,16 @@ def distill(item: dict[str, Any]) -> str | None:
     noun = _CATEGORY_NOUN.get(str(item.get("cat", "")).replace(" ", "").casefold(), "message")
     source_text = body or subtitle
     first = _SENTENCE.split(source_text, maxsplit=1)[0] if source_text else ""
-    topic = _bounded(first, TOPIC_WORDS, TOPIC_CHARS)
+    topic = _clause(first, _bounded(first, TOPIC_WORDS, TOPIC_CHARS))
     sender = _bounded(title, 6, SENDER_CHARS)
     if noun in _PERSON_NOUNS:
+        if sender and topic and noun in ("message", "email"):
+            # what a person jots down: who, where, what ("Anna on WhatsApp: dinner Saturday
+            # at 7?"); a question stays a question
+            where = "by email" if noun == "email" else f"on {app}"
+            whole = topic == first.strip(" ,:-")  # the question was not cut short
+            asked = "?" if whole and source_text[len(first):len(first) + 1] == "?" else ""
+            return f"{sender} {where}: {topic}{asked}"
         if app.casefold().rstrip("s") == noun:  # "Messages", "Mail": no "Messages message"
             noun = ""
         app_noun = f"{app} {noun}" if noun else app
@@ -110,6 +160,15 @@ def lasting(item: dict[str, Any]) -> str | None:
         return None
     sender = _bounded(" ".join(str(item.get("title", "")).split()), 6, SENDER_CHARS)
     return lasting_fact(sender, " ".join(str(item.get("body", "")).split()))
+
+
+def _clause(sentence: str, bounded: str) -> str:
+    """A sentence cut short ends at its last whole clause (the last comma), so the
+    statement does not stop mid-phrase; a sentence that fits is kept whole."""
+    if bounded == sentence.strip(" ,:-"):
+        return bounded
+    head, comma, _ = bounded.rpartition(",")
+    return head.strip() if comma and len(head.split()) >= MIN_CLAUSE_WORDS else bounded
 
 
 def _lower_ok(topic: str) -> bool:
@@ -144,5 +203,9 @@ def notification_fallback(payload: dict[str, Any]) -> dict[str, Any]:
             proposals.append({"c": cid, "a": "add", "t": text, "k": "fact", "au": "inference",
                               "tier": "long_term"})
         else:
-            proposals.append({"c": cid, "a": "add", "t": text, "k": "event", "au": "inference"})
+            entry = {"c": cid, "a": "add", "t": text, "k": "event", "au": "inference"}
+            end = event_end(item, text)
+            if end is not None:
+                entry["end"] = end
+            proposals.append(entry)
     return {"p": proposals}

@@ -272,7 +272,7 @@ class NotificationProcessor:
                 own[item.context_id] = mine
                 chosen = {mine.memory_id: mine, **chosen}
             related[item.context_id] = chosen
-        items_json = [_item_json(item) for item in kept]
+        items_json = [_item_json(item, self._zone) for item in kept]
         related_json = _related_json(related)
         batch = [_batch_item(item, related[item.context_id]) for item in kept]
         contexts = {
@@ -563,7 +563,7 @@ def _query(item: _Item) -> str:
     return " ".join(words[:QUERY_WORDS])
 
 
-def _item_json(item: _Item) -> dict[str, Any]:
+def _item_json(item: _Item, zone: tzinfo) -> dict[str, Any]:
     event = item.record.event
     data: dict[str, Any] = {"c": item.context_id, "app": event.app_id}
     for key, value in (("title", event.title), ("sub", event.subtitle), ("body", event.body),
@@ -571,6 +571,7 @@ def _item_json(item: _Item) -> dict[str, Any]:
         if value:
             data[key] = value
     data["at"] = format_rfc3339(event.posted_at)
+    data["local"] = event.posted_at.astimezone(zone).isoformat(timespec="seconds")
     return data
 
 

@@ -8,6 +8,9 @@ keys to keep completions small:
 - `id`, `rev` the target memory and its current revision (update/reinforce/remove/promote)
 - `t` the distilled statement (add/update), `k` its kind, `au` its authority,
   `tier` temporary (default) or long_term (add only)
+- `end` (optional, add/update of a Temporary event) when the event is over, as an RFC
+  3339 time with an offset: the memory expires then instead of after the fixed TTL. An
+  unreadable `end`, or one without an offset, is ignored (the TTL applies)
 
 Validation has two outcomes per problem. Blocking problems (malformed answer,
 an id outside the notification's related set, a stale revision) invalidate the
@@ -61,6 +64,7 @@ PROPOSAL_SCHEMA: dict[str, Any] = {
                     "k": {"enum": sorted(k.value for k in PERSONAL_KINDS)},
                     "au": {"enum": [a.value for a in ALLOWED_AUTHORITIES]},
                     "tier": {"enum": [Tier.TEMPORARY.value, Tier.LONG_TERM.value]},
+                    "end": {"type": "string"},
                 },
                 "required": ["c", "a"],
             },
@@ -238,6 +242,8 @@ def _check(
         if kind not in PERSONAL_KINDS or tier not in (Tier.TEMPORARY, Tier.LONG_TERM):
             result.reject("invalid_kind")
             return None
+    end = _event_end(entry.get("end")) if kind is Kind.EVENT and tier is Tier.TEMPORARY \
+        and action in ("add", "update") else None
     return Proposal(
         context_id=shell.context_id,
         action=action,
@@ -247,4 +253,16 @@ def _check(
         kind=kind,
         authority=authority,
         tier=tier,
+        event_end=end,
     )
+
+
+def _event_end(value: Any) -> datetime | None:
+    """An entry's `end` as an aware time, or None when it is missing or unreadable."""
+    if not isinstance(value, str):
+        return None
+    try:
+        end = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return end if end.tzinfo is not None else None

@@ -116,7 +116,7 @@ async def test_the_processor_applies_contract_answers(tmp_path: Path) -> None:
         # a date before the notification is a misread one: not an expiry in the past
         party = live["Kita party with Mia"]
         assert party.expires_at is not None and party.expires_at > p.clock.now()
-        assert any(text.startswith("Outlook") for text in live)  # the deterministic statement
+        assert any(text.startswith("Kessler by email: ") for text in live)  # deterministic
 
 
 def test_an_item_at_the_end_of_the_calendar_renders_without_overflow() -> None:

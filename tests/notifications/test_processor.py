@@ -68,7 +68,7 @@ async def test_flow_filters_coalesces_and_commits_with_one_call(tmp_path: Path) 
         mem = records[0]
         assert mem.tier is Tier.TEMPORARY and mem.memory_id == derive_memory_id([1, 5])
         assert {s.ref for s in mem.sources} == {"1", "5"}
-        assert mem.text.startswith("WhatsApp message from Anna: Dinner on Friday at 8")
+        assert mem.text == "Anna on WhatsApp: Dinner on Friday 6 Mar at 8 at the Greek place?"
         assert p.context.memory_cursor == 6
         # the model saw only the coalesced newest version, never the filtered ones
         prompt = all_prompt_text(p.provider)
@@ -237,7 +237,20 @@ async def test_crash_after_memory_write_before_cursor_re_extracts_without_duplic
     [
         ({"app": "net.whatsapp.WhatsApp", "cat": "social", "title": "Anna",
           "body": "Dinner on Friday at 8? The usual place."},
-         "WhatsApp message from Anna: Dinner on Friday at 8"),
+         "Anna on WhatsApp: Dinner on Friday at 8?"),
+        # with the posting time, a day word gets its date
+        ({"app": "net.whatsapp.WhatsApp", "cat": "social", "title": "Anna",
+          "local": "2026-12-01T18:05:00+01:00", "body": "Dinner on Friday at 8? The usual place."},
+         "Anna on WhatsApp: Dinner on Friday 4 Dec at 8?"),
+        ({"app": "com.microsoft.Office.Outlook", "cat": "email", "title": "Landlord",
+          "local": "2026-12-01T18:05:00+01:00",
+          "body": "The heating technician will come on Monday between 8 and 12, please make sure "
+                  "someone is home to let him into the flat"},
+         "Landlord by email: The heating technician will come on Monday 7 Dec between 8 and 12"),
+        ({"app": "com.apple.mobilecal", "cat": "schedule", "title": "Dentist appointment",
+          "local": "2026-12-01T18:05:00+01:00",
+          "body": "Tomorrow 10:00 at Dr. Weber's practice. Bring your card."},
+         "Calendar: Dentist appointment, tomorrow (Wed 2 Dec) 10:00 at Dr. Weber's practice"),
         ({"app": "com.apple.mobilecal", "cat": "schedule", "title": "Dentist appointment",
           "body": "Tomorrow 10:00 at Dr. Weber's practice. Bring your card."},
          "Calendar: Dentist appointment, tomorrow 10:00 at Dr. Weber's practice"),

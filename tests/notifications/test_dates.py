@@ -1,0 +1,94 @@
+"""Day words resolved to dates, so a statement stays true when it is read later."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from companion_memory.agent.notifications.dates import day_mentions, has_day_word, with_dates
+from companion_memory.agent.notifications.fallback import event_end, notification_fallback
+from companion_memory.agent.notifications.proposals import ItemContext, validate_proposals
+from tests.notifications.harness import T0, event, pipeline
+
+TUESDAY = date(2026, 12, 1)
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("see you tomorrow", [date(2026, 12, 2)]),
+        ("morgen um 8 beim Bäcker", [date(2026, 12, 2)]),
+        ("on se voit demain soir", [date(2026, 12, 2)]),
+        ("domani alle 10", [date(2026, 12, 2)]),
+        ("quedamos pasado mañana", [date(2026, 12, 3)]),
+        ("overmorgen bij mij", [date(2026, 12, 3)]),
+        ("tonight at the bar", [TUESDAY]),
+        ("Kino am Donnerstag?", [date(2026, 12, 3)]),
+        ("dinner Tuesday", [TUESDAY]),  # today's name: today
+        ("next Tuesday then", [date(2026, 12, 8)]),  # "next" and today's name: a week on
+        ("nächsten Freitag", [date(2026, 12, 4)]),
+        ("Freitag morgen um 9", [date(2026, 12, 4)]),  # the morning, not tomorrow
+        ("heute Morgen war es kalt", [TUESDAY]),
+        ("not Monday but Wednesday", [date(2026, 12, 7), date(2026, 12, 2)]),
+        ("sabato o domenica", [date(2026, 12, 5), date(2026, 12, 6)]),
+        ("Mondays are hard", []),  # a plural names no day
+        ("the today show", [TUESDAY]),
+        ("nothing here", []),
+    ],
+)
+def test_day_words_resolve_from_the_posting_date(text: str, expected: list[date]) -> None:
+    assert [m.day for m in day_mentions(text, TUESDAY)] == expected
+    assert has_day_word(text) is bool(expected)
+
+
+def test_dates_are_written_next_to_the_words() -> None:
+    assert with_dates("Dentist tomorrow 10:00, not Friday", TUESDAY) == \
+        "Dentist tomorrow (Wed 2 Dec) 10:00, not Friday 4 Dec"
+    assert with_dates("Elternabend am Donnerstag", TUESDAY) == \
+        "Elternabend am Donnerstag (Thu 3 Dec)"
+    assert with_dates("no day here", TUESDAY) == "no day here"
+
+
+def test_a_fallback_event_ends_after_its_day() -> None:
+    item = {"c": 1, "app": "net.whatsapp.WhatsApp", "cat": "social", "title": "Anna",
+            "body": "Dinner next Tuesday at 8?", "local": "2026-12-01T18:05:00+01:00"}
+    answer = notification_fallback({"items": [item], "related": []})
+    entry = answer["p"][0]
+    assert entry["t"] == "Anna on WhatsApp: Dinner next Tuesday 8 Dec at 8?"
+    assert entry["end"] == "2026-12-09T00:00:00+01:00"
+    checked = validate_proposals(answer, {1: ItemContext(1, (1,), {})})
+    end = checked.accepted[1].event_end
+    assert end is not None and end == datetime.fromisoformat("2026-12-09T00:00:00+01:00")
+    # without a day word, or without the posting time, there is no end: the TTL applies
+    assert event_end(item, "Anna on WhatsApp: dinner soon") is None
+    assert event_end({k: v for k, v in item.items() if k != "local"}, entry["t"]) is None
+
+
+@pytest.mark.parametrize("end", ["2026-12-09", "2026-12-09T00:00:00", "soon", 5])
+def test_an_unreadable_end_is_ignored_not_fatal(end: object) -> None:
+    # (a date alone or a time without an offset has no instant: the TTL applies)
+    answer = {"p": [{"c": 1, "a": "add", "t": "Dinner with Anna", "k": "event", "end": end}]}
+    checked = validate_proposals(answer, {1: ItemContext(1, (1,), {})})
+    assert checked.ok and checked.accepted[1].event_end is None
+
+
+async def test_a_fallback_event_expires_when_its_day_is_over(tmp_path: Path) -> None:
+    # the log keeps sources 1 day here, so the sources do not hold the memory; the flight
+    # is on Sunday and its memory expires when Sunday is over, the statement without a day
+    # after the fixed Temporary TTL (7 days)
+    async with pipeline(tmp_path, zone=BERLIN, source_retention=timedelta(days=1)) as p:
+        p.publish(event("Flight LH 2034 on Sunday from gate B12", title="Lufthansa",
+                        category="social"),
+                  event("The new sofa fits through the door, measured it", title="Tom",
+                        minutes=1))
+        outcome = await p.processor.run_batch()
+        assert outcome.report.error is None
+        by_text = {r.text: r for r in await p.memories()}
+    flight = by_text["Lufthansa on WhatsApp: Flight LH 2034 on Sunday 8 Mar from gate B12"]
+    assert flight.expires_at == datetime(2026, 3, 9, tzinfo=BERLIN)
+    sofa = next(r for text, r in by_text.items() if text.startswith("Tom on WhatsApp"))
+    assert sofa.expires_at == T0 + timedelta(days=7)

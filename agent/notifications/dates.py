@@ -7,7 +7,8 @@ words that name a day relative to when the notification was posted ("today",
 each to a calendar date from the notification's local date; `with_dates` writes that
 date next to the word ("tomorrow (Wed 2 Dec)"), so the statement stays true when it
 is read later. A weekday name means its next occurrence (today's name means today);
-"next"/"nächsten" before it means the same occurrence, a week on when it is today.
+"next"/"nächsten" before it means the same occurrence, a week on when it is today;
+"every Thursday" names a habit and no date.
 A German "morgen" directly after a day word ("Freitag morgen", "heute Morgen") is the
 morning, not tomorrow.
 
@@ -52,6 +53,11 @@ _DAY = re.compile(
     r"(?![\w-])",
     re.IGNORECASE,
 )
+_EVERY = re.compile(
+    r"(?:every|each|jeden|jede|immer|chaque|tous les|ogni|cada|todos los|elke|iedere)\s+$",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"'s\b")
 _AFTER_DAY_MORNING = re.compile(
     rf"(?:{'|'.join(re.escape(w) for w in _WORDS if w != 'morgen')})\s+$", re.IGNORECASE
 )
@@ -77,6 +83,8 @@ def day_mentions(text: str, posted: date) -> list[DayMention]:
     out: list[DayMention] = []
     for match in _DAY.finditer(text):
         word = match.group("word").casefold()
+        if _EVERY.search(text[: match.start()]):
+            continue  # "every Thursday", "jeden Montag": a habit, not a day
         if word == "morgen" and _AFTER_DAY_MORNING.search(text[: match.start("word")]):
             continue  # "Freitag morgen", "heute Morgen": a morning, not tomorrow
         if word in _RELATIVE:
@@ -104,17 +112,22 @@ def with_dates(text: str, posted: date) -> str:
     out: list[str] = []
     last = 0
     for mention in day_mentions(text, posted):
-        out.append(text[last : mention.end])
         word = text[mention.start : mention.end].split()[-1].casefold()
+        end = mention.end
+        possessive = _POSSESSIVE.match(text, end)
+        if possessive is not None:  # "tomorrow's appointment": the date after the "'s"
+            end = possessive.end()
+        out.append(text[last:end])
         if word in _ENGLISH_WEEKDAYS:
             out.append(f" {mention.day.day} {_MONTH_SHORT[mention.day.month - 1]}")
         else:
             out.append(f" ({short_date(mention.day)})")
-        last = mention.end
+        last = end
     out.append(text[last:])
     return "".join(out)
 
 
 def has_day_word(text: str) -> bool:
-    """Whether `text` names a day ("tomorrow", "Freitag", "stasera")."""
+    """Whether `text` names a day ("tomorrow", "Freitag", "stasera"), a habit ("every
+    Thursday") included."""
     return _DAY.search(text) is not None

@@ -24,6 +24,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from companion_memory.agent.notifications.dates import day_mentions, with_dates
+from companion_memory.agent.notifications.filters import _GREETING, is_acknowledgement, is_thanks
 from companion_memory.agent.notifications.lasting import lasting_fact
 from companion_memory.memory.records import normalize_text
 
@@ -125,19 +126,30 @@ def _distill(item: dict[str, Any]) -> str | None:
     if not (title or subtitle or body):
         return None
     app = app_label(str(item.get("app", ""))) or "App"
-    noun = _CATEGORY_NOUN.get(str(item.get("cat", "")).replace(" ", "").casefold(), "message")
+    category = str(item.get("cat", "")).replace(" ", "").casefold()
+    noun = _CATEGORY_NOUN.get(category, "message")
     source_text = body or subtitle
+    sender = _bounded(title, 6, SENDER_CHARS)
+    group = ""
+    if noun == "message" or category in _CHAT_LIKE:
+        # a group chat: the title names the group, the sender is the subtitle or the
+        # body's leading "Name: "
+        speaker, rest = _speaker(source_text)
+        if speaker and rest:
+            group, sender, source_text = sender, speaker, rest
+        elif noun == "message" and subtitle and body and title:
+            group, sender = sender, _bounded(subtitle, 6, SENDER_CHARS)
+    source_text = _past_pleasantry(source_text)
     first = _SENTENCE.split(source_text, maxsplit=1)[0] if source_text else ""
     topic = _clause(first, _bounded(first, TOPIC_WORDS, TOPIC_CHARS))
-    sender = _bounded(title, 6, SENDER_CHARS)
+    if group and topic:
+        return f"{sender} in {group} on {app}: {topic}{_asked(source_text, first, topic)}"
     if noun in _PERSON_NOUNS:
         if sender and topic and noun in ("message", "email"):
             # what a person jots down: who, where, what ("Anna on WhatsApp: dinner Saturday
             # at 7?"); a question stays a question
             where = "by email" if noun == "email" else f"on {app}"
-            whole = topic == first.strip(" ,:-")  # the question was not cut short
-            asked = "?" if whole and source_text[len(first):len(first) + 1] == "?" else ""
-            return f"{sender} {where}: {topic}{asked}"
+            return f"{sender} {where}: {topic}{_asked(source_text, first, topic)}"
         if app.casefold().rstrip("s") == noun:  # "Messages", "Mail": no "Messages message"
             noun = ""
         app_noun = f"{app} {noun}" if noun else app
@@ -150,6 +162,55 @@ def _distill(item: dict[str, Any]) -> str | None:
     if sender and topic:
         return f"{app}: {sender}, {topic[0].lower() + topic[1:] if _lower_ok(topic) else topic}"
     return f"{app}: {sender or topic}"
+
+
+_CHAT_LIKE = frozenset({"business", "businessandfinance", "social", "msg"})
+"""Categories a team or group chat posts under (Slack-like apps use "business")."""
+_SPEAKER = re.compile(r"^([^\W\d_][\w.'-]*(?: [^\W\d_][\w.'-]*){0,2}): (?=\S)")
+_NOT_SPEAKERS = frozenset(
+    {"correction", "reminder", "update", "recipe", "note", "re", "fwd", "fw", "also", "ps",
+     "info", "news", "important", "urgent", "achtung", "hinweis", "wichtig", "erinnerung",
+     "korrektur", "rappel", "attention", "nota", "aviso", "let op", "todo", "tip",
+     "tipp", "warning", "warnung", "question", "frage", "status", "summary"}
+)
+_CONNECTOR = re.compile(
+    r"^(?:(?:oh|ah|and|also|btw|by the way|ps|und|ach|übrigens|außerdem|et|aussi|e|anche|y"
+    r"|también|en|ook)\b[\s,:]*)+",
+    re.IGNORECASE,
+)
+
+
+def _speaker(text: str) -> tuple[str, str]:
+    """A group message's leading "Name: " and the rest, or ("", "")."""
+    match = _SPEAKER.match(text)
+    if match is None or match.group(1).casefold() in _NOT_SPEAKERS:
+        return "", ""
+    return match.group(1), text[match.end():]
+
+
+def _past_pleasantry(text: str) -> str:
+    """The message from its first sentence that says something: a leading "Thanks!",
+    "Good night!" or "ok," is skipped when more follows ("Thanks! Also my new number is on
+    the team page" -> "My new number is on the team page")."""
+    parts = _SENTENCE.split(text, maxsplit=1)
+    if len(parts) < 2 or not _is_pleasantry(parts[0]):
+        return text
+    rest = _CONNECTOR.sub("", parts[1].strip(" ,")).strip()
+    if len(rest.split()) < MIN_CLAUSE_WORDS - 1:
+        return text
+    return rest[0].upper() + rest[1:]
+
+
+def _is_pleasantry(sentence: str) -> bool:
+    return is_acknowledgement(sentence) or is_thanks(sentence) or (
+        _GREETING.match(sentence) is not None and len(sentence.split()) <= 4
+    )
+
+
+def _asked(source_text: str, first: str, topic: str) -> str:
+    """"?" when the statement is a whole question (the sentence split drops its "?")."""
+    whole = topic == first.strip(" ,:-")
+    return "?" if whole and source_text[len(first):len(first) + 1] == "?" else ""
 
 
 def lasting(item: dict[str, Any]) -> str | None:

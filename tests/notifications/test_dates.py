@@ -45,12 +45,22 @@ def test_day_words_resolve_from_the_posting_date(text: str, expected: list[date]
     assert has_day_word(text) is bool(expected)
 
 
+def test_a_habit_names_no_date_but_still_a_day() -> None:
+    # (the noise filter keeps a message that names a day, a habit included)
+    assert day_mentions("water the plants (every Thursday)", TUESDAY) == []
+    assert has_day_word("water the plants (every Thursday)")
+    assert [m.day for m in day_mentions("Sport jeden Montag, Kino am Freitag", TUESDAY)] == \
+        [date(2026, 12, 4)]
+
+
 def test_dates_are_written_next_to_the_words() -> None:
     assert with_dates("Dentist tomorrow 10:00, not Friday", TUESDAY) == \
         "Dentist tomorrow (Wed 2 Dec) 10:00, not Friday 4 Dec"
     assert with_dates("Elternabend am Donnerstag", TUESDAY) == \
         "Elternabend am Donnerstag (Thu 3 Dec)"
     assert with_dates("no day here", TUESDAY) == "no day here"
+    assert with_dates("bring your card to tomorrow's appointment", TUESDAY) == \
+        "bring your card to tomorrow's (Wed 2 Dec) appointment"
 
 
 def test_a_fallback_event_ends_after_its_day() -> None:

@@ -195,7 +195,10 @@ class RecallCache:
             self._ceilings.clear()
 
     def doc_freqs(self, conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
-        missing = [t for t in terms if t not in self._dfs]
+        # a count of 0 is asked again every time: it would hide a memory written since
+        # (the next notification from the same sender must see the one just made), and
+        # asking for a term no row holds costs one vocabulary probe
+        missing = [t for t in terms if not self._dfs.get(t)]
         if missing:
             found = _doc_freqs(conn, missing)
             for term in missing:
@@ -372,7 +375,8 @@ class DocFreqCache:
     `memories_vocab.doc` walks a term's whole posting list, so it costs as much as
     the postings it counts. The counts only choose which terms a related lookup
     sends to FTS5 (what comes back is always a real, current FTS5 match ranked by
-    BM25), so slightly stale counts are fine: they are dropped after
+    BM25), so slightly stale counts are fine, except a stale 0, which would drop a
+    term that a memory written since holds: a 0 is never reused. Counts are dropped after
     DF_CACHE_WRITES write transactions of this store, at once when another
     connection (another store on the file, another process) has committed
     (`data_version`), or when DF_CACHE_TERMS terms are held.
@@ -396,7 +400,10 @@ class DocFreqCache:
             self._dfs.clear()
             self._generation = generation
             self._version = version
-        missing = [t for t in terms if t not in self._dfs]
+        # a count of 0 is asked again every time: it would hide a memory written since
+        # (the next notification from the same sender must see the one just made), and
+        # asking for a term no row holds costs one vocabulary probe
+        missing = [t for t in terms if not self._dfs.get(t)]
         for start in range(0, len(missing), 256):
             chunk = missing[start:start + 256]
             found = _doc_freqs(conn, chunk)

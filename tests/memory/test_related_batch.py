@@ -159,3 +159,16 @@ async def test_ranking_comparison_can_fail(store: MemoryStore) -> None:
     assert want[0][1] > want[1][1]
     with pytest.raises(AssertionError):
         assert_same_ranking(list(reversed(want)), want)
+
+
+async def test_a_term_first_seen_absent_is_found_once_a_memory_holds_it(
+    store: MemoryStore,
+) -> None:
+    # the first lookup counts "nina" and "41" as held by no row; the memory written next
+    # must still be found by the next lookup (a cached count of 0 hid it before)
+    text = "Nina Korrektur: die Hausnummer ist 14, nicht 41"
+    first = await store.batch_context([text], limit=3)
+    assert first.related == [[]]
+    await store.apply([create("m-nina", "Nina's new address is Lindenweg 41, 10437 Berlin")])
+    again = await store.batch_context([text], limit=3)
+    assert [[r.memory_id for r in found] for found in again.related] == [["m-nina"]]

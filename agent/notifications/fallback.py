@@ -23,6 +23,7 @@ import re
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from companion_memory.agent.notifications.corrections import correction
 from companion_memory.agent.notifications.dates import day_mentions, with_dates
 from companion_memory.agent.notifications.filters import _GREETING, is_acknowledgement, is_thanks
 from companion_memory.agent.notifications.lasting import lasting_fact
@@ -248,6 +249,12 @@ def notification_fallback(payload: dict[str, Any]) -> dict[str, Any]:
     proposals: list[dict[str, Any]] = []
     for item in payload.get("items", []):
         cid = int(item["c"])
+        fixed = correction(" ".join(str(item.get("body", "")).split()), by_item.get(cid, []))
+        if fixed is not None:  # "14, nicht 41": the earlier statement is corrected in place
+            record, corrected = fixed
+            proposals.append({"c": cid, "a": "update", "id": record["id"], "rev": record["rev"],
+                              "t": corrected, "au": "inference"})
+            continue
         fact = lasting(item)
         text = fact or distill(item)
         if text is None:

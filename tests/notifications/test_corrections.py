@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -10,9 +11,12 @@ from companion_memory.agent.notifications.corrections import correction
 from companion_memory.memory.records import Status
 from tests.notifications.harness import event, pipeline
 
-ADDRESS = {"id": "m1", "rev": 1, "text": "Nina's new address is Lindenweg 41, 10437 Berlin"}
-PARTY = {"id": "m2", "rev": 3, "text": "Jo on WhatsApp: the party starts at 19:00 on Sat 5 Dec"}
-TRAIN = {"id": "m3", "rev": 1, "text": "DB: ICE 1003 leaves from platform 5 at 08:12"}
+ADDRESS_TEXT = "Nina's new address is Lindenweg 41, 10437 Berlin"
+PARTY_TEXT = "Jo on WhatsApp: the party starts at 19:00 on Sat 5 Dec"
+TRAIN_TEXT = "DB: ICE 1003 leaves from platform 5 at 08:12"
+ADDRESS: dict[str, Any] = {"id": "m1", "rev": 1, "text": ADDRESS_TEXT}
+PARTY: dict[str, Any] = {"id": "m2", "rev": 3, "text": PARTY_TEXT}
+TRAIN: dict[str, Any] = {"id": "m3", "rev": 1, "text": TRAIN_TEXT}
 
 
 @pytest.mark.parametrize(
@@ -20,14 +24,14 @@ TRAIN = {"id": "m3", "rev": 1, "text": "DB: ICE 1003 leaves from platform 5 at 0
     [
         ("sorry, die Hausnummer ist 14, nicht 41!", [ADDRESS, PARTY],
          ("m1", "Nina's new address is Lindenweg 14, 10437 Berlin")),
-        ("oops, it's 20:00 not 19:00", [PARTY], ("m2", PARTY["text"].replace("19:00", "20:00"))),
-        ("c'est le quai 7, pas le 5", [TRAIN], ("m3", TRAIN["text"].replace("5", "7"))),
-        ("binario 7, non 5", [TRAIN], ("m3", TRAIN["text"].replace("5", "7"))),
-        ("perron 7 in plaats van 5", [TRAIN], ("m3", TRAIN["text"].replace("5", "7"))),
+        ("oops, it's 20:00 not 19:00", [PARTY], ("m2", PARTY_TEXT.replace("19:00", "20:00"))),
+        ("c'est le quai 7, pas le 5", [TRAIN], ("m3", TRAIN_TEXT.replace("5", "7"))),
+        ("binario 7, non 5", [TRAIN], ("m3", TRAIN_TEXT.replace("5", "7"))),
+        ("perron 7 in plaats van 5", [TRAIN], ("m3", TRAIN_TEXT.replace("5", "7"))),
     ],
 )
 def test_the_corrected_value_replaces_the_old_one(
-    body: str, related: list[dict[str, object]], expected: tuple[str, str]
+    body: str, related: list[dict[str, Any]], expected: tuple[str, str]
 ) -> None:
     found = correction(body, related)
     assert found is not None
@@ -46,12 +50,12 @@ def test_the_corrected_value_replaces_the_old_one(
     ],
 )
 def test_nothing_is_corrected_without_one_clear_target(
-    body: str, related: list[dict[str, object]]
+    body: str, related: list[dict[str, Any]]
 ) -> None:
     # (in "I said 10437 not 41" the 41 is found once, so this one is corrected on purpose)
     found = correction(body, related)
     if body.startswith("I said"):
-        assert found is not None and found[1] == ADDRESS["text"].replace(" 41", " 10437")
+        assert found is not None and found[1] == ADDRESS_TEXT.replace(" 41", " 10437")
     else:
         assert found is None
 

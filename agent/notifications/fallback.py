@@ -202,7 +202,23 @@ def _past_pleasantry(text: str) -> str:
     return rest[0].upper() + rest[1:]
 
 
+_SALUTATION = re.compile(
+    r"^(?:hallo|hi|hey|hello|dear|liebe|lieber|liebes|sehr geehrte|sehr geehrter|moin|servus"
+    r"|guten (?:tag|morgen|abend)|bonjour|bonsoir|salut|coucou|cher|chère|ciao|buongiorno"
+    r"|buonasera|caro|cara|hola|buenos días|buenas|querida|querido|hoi|beste|goedemorgen"
+    r"|goedemiddag)(?:\s+(?:frau|herr|mrs?\.?|ms\.?|madame|monsieur|signora|signor|señora"
+    r"|señor|mevrouw|meneer))?(?:\s+[^\W\d_][\w.'-]*){0,3}\s*(?:,|$)\s*",
+    re.IGNORECASE,
+)
+
+
 def _is_pleasantry(sentence: str) -> bool:
+    """A sentence that only greets or thanks ("Hallo Lena Hoffmann, vielen Dank für Ihre
+    Buchung", "Coucou Lena", "ok", "Thanks!")."""
+    salutation = _SALUTATION.match(sentence.strip())
+    if salutation is not None:
+        rest = sentence.strip()[salutation.end():].strip(" ,")
+        return not rest or _is_pleasantry(rest)
     return is_acknowledgement(sentence) or is_thanks(sentence) or (
         _GREETING.match(sentence) is not None and len(sentence.split()) <= 4
     )

@@ -264,6 +264,13 @@ async def test_crash_after_memory_write_before_cursor_re_extracts_without_duplic
         ({"app": "net.whatsapp.WhatsApp", "cat": "social", "title": "Ben",
           "body": "Thanks! Also my new phone number is on the team page now"},
          "Ben on WhatsApp: My new phone number is on the team page now"),
+        ({"app": "com.apple.mobilemail", "cat": "email", "title": "Hotel Adler",
+          "body": "Dear Mr. Smith, thank you for your reservation. Your room is booked from "
+                  "12 to 14 May, breakfast included."},
+         "Hotel Adler by email: Your room is booked from 12 to 14 May, breakfast included"),
+        ({"app": "net.whatsapp.WhatsApp", "cat": "social", "title": "Chloé",
+          "body": "Coucou Paul ! Mon train arrive à 18h12 à Berlin Hbf"},
+         "Chloé on WhatsApp: Mon train arrive à 18h12 à Berlin Hbf"),
         ({"app": "net.whatsapp.WhatsApp", "cat": "social", "title": "Ben",
           "body": "Thanks! See you"},
          "Ben on WhatsApp: Thanks"),

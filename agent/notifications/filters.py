@@ -181,6 +181,11 @@ _DIGEST = re.compile(
     r"|screen\s+time\s+(?:report|was)|bildschirmzeit|weekly\s+goal|wochenziel)\b",
     re.IGNORECASE,
 )
+_NEWSLETTER = re.compile(
+    r"^\W*(?:newsletter|nieuwsbrief|lettre d'information|infolettre|boletín|bollettino)\b",
+    re.IGNORECASE,
+)
+"""A title or email subject that opens with "Newsletter" (a mailing, not a message)."""
 _ACK_WORDS = frozenset(
     [
         "ok", "okay", "okey", "k", "kk", "oki", "okidoki", "yes", "yep", "yeah", "yup", "sure",
@@ -298,6 +303,17 @@ def is_presence_ping(text: str) -> bool:
     return len(_WORDS.findall(text)) <= PRESENCE_WORDS
 
 
+WISH_WORDS = 8
+
+
+def _only_a_wish(message: str) -> bool:
+    """The whole message is one short well-wish ("have a great weekend in Amsterdam!!",
+    "viel Spaß beim Konzert 🎸"): nothing follows it and it names no day."""
+    sentences = [p for p in _SENTENCE_BREAK.split(message) if _WORDS.search(p)]
+    return len(sentences) == 1 and len(_WORDS.findall(message)) <= WISH_WORDS \
+        and not has_day_word(message)
+
+
 def social_noise(event: NotificationEvent, text: str) -> str | None:
     """A reason code for reactions, social counts, acknowledgements, digests and news."""
     if event.category.strip().casefold() in _NEWS_CATEGORIES:
@@ -308,7 +324,8 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
         return "social_count"
     if _SOCIAL_SYSTEM.search(text):
         return "social_system"
-    if _DIGEST.search(text) or _FITNESS_STATS.search(text):
+    if _DIGEST.search(text) or _FITNESS_STATS.search(text) or _NEWSLETTER.match(event.title) \
+            or _NEWSLETTER.match(event.subtitle):
         return "digest"
     if _STATUS_PING.search(event.body or text):
         return "status_ping"
@@ -318,8 +335,9 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
         amount = float((payment.group("de") or payment.group("en")).replace(",", "."))
         if amount < SMALL_PAYMENT:
             return "small_payment"
-    if _GREETING.match(message) and not any(ch.isdigit() for ch in message) and not any(
-        fold(w) in _TOPIC_WORDS for w in _WORDS.findall(message)
+    if _GREETING.match(message) and not any(ch.isdigit() for ch in message) and (
+        not any(fold(w) in _TOPIC_WORDS for w in _WORDS.findall(message))
+        or _only_a_wish(message)
     ):
         return "chit_chat"
     if _MEDIA_ONLY.match(message):

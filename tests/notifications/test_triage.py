@@ -57,6 +57,10 @@ def ev(
         ("Ruben", "on my way 🚲 in 5 min", "social", "presence_ping"),
         ("Papa", "sind gut angekommen, alles prima", "social", "presence_ping"),
         ("Lucía", "ya llegué! estoy en la puerta", "social", "presence_ping"),
+        ("Sam", "have a nice holiday in Lisbon!! 🌞", "social", "chit_chat"),
+        ("Oma", "viel Spaß beim Konzert 🎸", "social", "chit_chat"),
+        ("Newsletter April: Neues vom Standort Köln", "Sommerfest und neue Kolleg:innen",
+         "email", "digest"),
     ],
 )
 def test_noise_is_dropped_by_reason(title: str, body: str, category: str, reason: str) -> None:
@@ -85,6 +89,9 @@ def test_noise_is_dropped_by_reason(title: str, body: str, category: str, reason
         ("Ruben", "on my way, I'll be at gate B12 by 9", "social"),
         ("Ana", "estoy aquí hasta el viernes", "social"),
         ("DB", "Wir sind da: Ihr Zug hält heute an Gleis 7", "travel"),
+        # a wish with more after it, or with a day
+        ("Sam", "have a nice holiday! the spare key is with Mrs. Kaya", "social"),
+        ("Oma", "viel Spaß beim Konzert am Samstag", "social"),
     ],
 )
 def test_ordinary_facts_pass(title: str, body: str, category: str) -> None:

@@ -201,7 +201,8 @@ _ACK_PHRASES = frozenset(
     {"thank you", "vielen dank", "dank je", "alles klar", "gute nacht", "good night",
      "guten morgen", "no problem", "kein problem", "sehr gut", "sounds good", "got it",
      "will do", "mach ich", "bis dann", "see you", "va bene", "d'accord", "danke dir",
-     "danke schön", "alles gut", "oh no", "oh nein"}
+     "danke schön", "alles gut", "oh no", "oh nein", "nehm ich", "nehme ich", "i'll take it",
+     "je prends", "lo prendo", "me lo quedo", "neem ik"}
 )
 _WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _NEWS_CATEGORIES = frozenset({"news"})
@@ -244,10 +245,10 @@ carry a fact."""
 
 
 def is_chit_chat(text: str) -> bool:
-    """A short chat message with an emoji, no number and no topic word ("gut gelandet? ❤️",
+    """A short chat message with an emoji, no number, no day and no topic word ("gut gelandet? ❤️",
     "sorry for the essay 😅", "look at them 😍"): nothing in it a later question could
     need. Without an emoji a short message is kept ("meet at the museum?")."""
-    if any(ch.isdigit() for ch in text):
+    if any(ch.isdigit() for ch in text) or has_day_word(text):
         return False
     if not any(unicodedata.category(ch) == "So" for ch in text):
         return False
@@ -304,6 +305,33 @@ def is_presence_ping(text: str) -> bool:
 
 
 WISH_WORDS = 8
+PING_WORDS = 3
+_ANTICIPATION = re.compile(
+    r"^\W*(?:(?:ich\s+)?freu\s+mich(?:\s+(?:so|schon|riesig|total|sehr))*\s+auf"
+    r"|(?:i'?m\s+|so\s+)?looking\s+forward\s+to|can'?t\s+wait|j'ai\s+(?:trop\s+)?hâte"
+    r"|non\s+vedo\s+l'ora|qué\s+ganas|ik\s+heb\s+er\s+zin\s+in|zin\s+in)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_ping_question(message: str) -> bool:
+    """A question of a word or two with an emoji and nothing else ("lunch? 🍜", "how's
+    Munich? 🥨"): a live ping, answered or stale within the hour. A day or a number
+    keeps it ("lunch Friday? 🍜")."""
+    if "?" not in message or any(ch.isdigit() for ch in message) or has_day_word(message):
+        return False
+    if not any(unicodedata.category(ch) == "So" for ch in message):
+        return False
+    sentences = [p for p in _SENTENCE_BREAK.split(message) if _WORDS.search(p)]
+    return len(sentences) == 1 and len(_WORDS.findall(message)) <= PING_WORDS
+
+
+def _is_anticipation(message: str) -> bool:
+    """One short sentence of looking forward ("freu mich so auf heute abend!!", "can't
+    wait for Saturday 🎉"): the plan it looks forward to is in its own message."""
+    sentences = [p for p in _SENTENCE_BREAK.split(message) if _WORDS.search(p)]
+    return _ANTICIPATION.match(message) is not None and len(sentences) == 1 \
+        and len(_WORDS.findall(message)) <= WISH_WORDS and not any(ch.isdigit() for ch in message)
 
 
 def _only_a_wish(message: str) -> bool:
@@ -345,7 +373,7 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
     if is_acknowledgement(message):
         return "acknowledgement"
     if event.category.strip().casefold() in _CHAT_CATEGORIES:
-        if is_chit_chat(message):
+        if is_chit_chat(message) or _is_ping_question(message) or _is_anticipation(message):
             return "chit_chat"
         if is_thanks(message):
             return "thanks"

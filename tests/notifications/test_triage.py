@@ -59,6 +59,11 @@ def ev(
         ("Lucía", "ya llegué! estoy en la puerta", "social", "presence_ping"),
         ("Sam", "have a nice holiday in Lisbon!! 🌞", "social", "chit_chat"),
         ("Oma", "viel Spaß beim Konzert 🎸", "social", "chit_chat"),
+        ("Ruben", "koffie? ☕", "social", "chit_chat"),
+        ("Sam", "how was Lisbon? 🌞", "social", "chit_chat"),
+        ("Mia", "ich freu mich schon so auf morgen!! 🎉", "social", "chit_chat"),
+        ("Sam", "can't wait for the wedding 🥂", "social", "chit_chat"),
+        ("Tom", "ok, nehme ich", "social", "acknowledgement"),
         ("Newsletter April: Neues vom Standort Köln", "Sommerfest und neue Kolleg:innen",
          "email", "digest"),
     ],
@@ -92,6 +97,11 @@ def test_noise_is_dropped_by_reason(title: str, body: str, category: str, reason
         # a wish with more after it, or with a day
         ("Sam", "have a nice holiday! the spare key is with Mrs. Kaya", "social"),
         ("Oma", "viel Spaß beim Konzert am Samstag", "social"),
+        # a short question with a day, a number or more after it
+        ("Ruben", "koffie vrijdag? ☕", "social"),
+        ("Sam", "lunch at 1? 🍜", "social"),
+        ("Sam", "how was Lisbon? 🌞 did you get the keys back to Marta", "social"),
+        ("Mia", "freu mich auf morgen! Treffpunkt ist der Haupteingang vom Zoo", "social"),
     ],
 )
 def test_ordinary_facts_pass(title: str, body: str, category: str) -> None:

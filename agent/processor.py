@@ -28,6 +28,8 @@ class ProcessorReport:
     model_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    model_s: float = 0.0
+    """Seconds spent waiting on the model (its calls only, not the store or the filters)."""
     elapsed_s: float = 0.0
     batches: int = 0
     error: str | None = None
@@ -48,6 +50,7 @@ class ProcessorReport:
         self.model_calls += other.model_calls
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
+        self.model_s += other.model_s
         self.elapsed_s += other.elapsed_s
         self.batches += other.batches
         self.error = other.error or self.error
@@ -73,6 +76,7 @@ class ProcessorReport:
             "model_calls": self.model_calls,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
+            "model_s": round(self.model_s, 6),
             "elapsed_s": round(self.elapsed_s, 6),
             "batches": self.batches,
             "error": self.error,

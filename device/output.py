@@ -90,6 +90,14 @@ def print_round(data: dict[str, Any]) -> None:
         for k in ("filtered", "proposals", "rejected"):
             if p.get(k):
                 parts.append(f"{k} " + ", ".join(f"{r}={n}" for r, n in sorted(p[k].items())))
+        kept = p.get("applied") or 0
+        if kept and (p.get("prompt_tokens") or p.get("completion_tokens")):
+            # what each kept item cost the model (a language model; the offline one has 0)
+            parts.append(
+                f"per kept {p.get('prompt_tokens', 0) / kept:,.0f} prompt + "
+                f"{p.get('completion_tokens', 0) / kept:,.0f} completion tokens, "
+                f"{p.get('model_s', 0.0) / kept:.2f} model s"
+            )
         if p.get("error"):
             parts.append(f"error {p['error']}")
         extra = p.get("extra") or {}

@@ -279,6 +279,7 @@ class EpisodeProcessor:
             return
         report.model_calls += 1
         report.prompt_tokens += raw.prompt_tokens
+        report.model_s += raw.model_s
         report.completion_tokens += raw.completion_tokens
         if raw.data is None:
             await self._fail_all(ids, f"model_output_{raw.error or 'invalid'}", report)

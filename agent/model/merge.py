@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,8 @@ class RawProposal:
     error: str | None
     prompt_tokens: int
     completion_tokens: int
+    model_s: float = 0.0
+    """Wall seconds of the provider call (the round report's model time)."""
 
 
 def _dumps(value: Any) -> str:
@@ -162,6 +165,7 @@ class MemoryMergeEngine:
 
     async def _call(self, request: ModelRequest) -> RawProposal:
         self.calls += 1
+        started = time.perf_counter()
         try:
             async with asyncio.timeout(self.deadline_s):
                 response = await self.provider.complete(request)
@@ -176,6 +180,7 @@ class MemoryMergeEngine:
             error=error,
             prompt_tokens=response.prompt_tokens,
             completion_tokens=response.completion_tokens,
+            model_s=time.perf_counter() - started,
         )
 
     async def extract(

@@ -298,6 +298,7 @@ class NotificationProcessor:
             )
             report.model_calls += 1
             report.prompt_tokens += raw.prompt_tokens
+            report.model_s += raw.model_s
             report.completion_tokens += raw.completion_tokens
             if raw.data is None:
                 report.rejected[raw.error or "invalid_json"] += 1

@@ -78,6 +78,7 @@ class DayStager:
             report.model_calls += 1
             report.analyzed += len(day.items)
             report.prompt_tokens += raw.prompt_tokens
+            report.model_s += raw.model_s
             report.completion_tokens += raw.completion_tokens
             checked = validate_page(raw.data, day.scope, max_candidates=self.max_candidates)
             error = raw.error or checked.error

@@ -107,6 +107,21 @@ def test_round_text_names_the_sweep_dates_that_ran(capsys: pytest.CaptureFixture
     assert "nothing to do" not in line
 
 
+def test_round_text_gives_the_model_cost_per_kept_notification(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from companion_memory.device.output import print_round
+
+    notes = {"processor": "notifications", "analyzed": 6, "applied": 4, "model_calls": 2,
+             "prompt_tokens": 2400, "completion_tokens": 300, "model_s": 9.0}
+    offline = {"processor": "episodes", "applied": 3, "model_calls": 1}
+    print_round({"started_at": "t", "elapsed_s": 9.5, "model_calls": 3, "cancelled": False,
+                 "processors": [notes, offline]})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].endswith("per kept 600 prompt + 75 completion tokens, 2.25 model s"), lines
+    assert "per kept" not in lines[-1]  # no tokens (the offline provider): no cost line
+
+
 def test_config_defaults_json_is_json_with_the_defaults(tmp_path: Path) -> None:
     data = as_json(cli("config", "--defaults", "--json", root=tmp_path / "root"))
     assert data["worker"]["idle_delay_s"] == 300.0 and data["provider"]["kind"] == "deterministic"

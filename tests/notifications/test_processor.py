@@ -293,3 +293,12 @@ def test_fallback_statement_shapes(item: dict[str, str], expected: str | None) -
     from companion_memory.agent.notifications.fallback import distill
 
     assert distill(item) == expected
+
+
+async def test_a_round_report_counts_model_seconds(tmp_path: Path) -> None:
+    async with pipeline(tmp_path) as p:
+        p.publish(event("Dinner on Friday at 8?"), event("Dentist moved to 10:30", minutes=1))
+        report = (await p.processor.run_batch()).report
+    assert report.model_calls == 1 and report.applied == 2
+    assert report.model_s > 0 and report.prompt_tokens > 0
+    assert report.to_dict()["model_s"] == round(report.model_s, 6)

@@ -136,7 +136,11 @@ _SOCIAL_SYSTEM = re.compile(
 _FITNESS_STATS = re.compile(
     r"\b(?:schlafwert|sleep\s+score|body\s+battery|tagesziel|daily\s+goal|schritte\s+gemacht"
     r"|steps\s+today|close\s+your\s+rings|ringe\s+geschlossen|move\s+goal|bewegungsziel"
-    r"|deine\s+woche\s+auf|your\s+week\s+on|trainingszustand|training\s+status)\b",
+    r"|deine\s+woche\s+auf|your\s+week\s+on|trainingszustand|training\s+status"
+    r"|goal\s+reached|ziel\s+erreicht|objectif\s+atteint|time\s+to\s+(?:move|stand)"
+    r"|zeit\s+(?:für\s+bewegung|aufzustehen)|you'?ve\s+been\s+sitting|stand\s+up\s+and"
+    r"|(?:walked|gegangen)\s+[\d.,]+\s+(?:steps|schritte)|[\d.,]+\s+(?:steps|schritte)\s+"
+    r"(?:today|yesterday|heute|gestern))\b",
     re.IGNORECASE,
 )
 _STATUS_PING = re.compile(
@@ -145,7 +149,9 @@ _STATUS_PING = re.compile(
     r"|order\b.{0,60}\bis\s+on\s+(?:its|the)\s+way|guten\s+appetit|enjoy\s+your\s+meal"
     r"|erfolgreich\s+übermittelt|successfully\s+(?:submitted|sent)|tipps\s+für\s+deine\s+reise"
     r"|tips\s+for\s+your\s+trip|wie\s+war\s+(?:deine|ihre)\s+(?:bestellung|fahrt)"
-    r"|how\s+was\s+your\s+(?:order|ride|trip|stay)|rate\s+your\s+(?:order|ride|driver))\b"
+    r"|how\s+was\s+your\s+(?:order|ride|trip|stay)|rate\s+your\s+(?:order|ride|driver)"
+    r"|(?:your|dein|ihr)\s+(?:driver|fahrer|fahrerin)\s+(?:is\s+arriving|is\s+here|has\s+arrived"
+    r"|ist\s+(?:gleich\s+)?da|kommt\s+(?:gleich|in))|driver\s+is\s+(?:arriving|outside))\b"
     r"|^(?:störung|disruption|service\s+alert)\s*:|\bunregelmäßige\s+abstände\b",
     re.IGNORECASE,
 )

@@ -126,7 +126,7 @@ def test_an_item_at_the_end_of_the_calendar_renders_without_overflow() -> None:
 
     late = BatchItem(1, datetime(9999, 12, 31, 23, 0, tzinfo=UTC), "Mail", "A", "", "hi", ())
     text = render_items([late], ZoneInfo("Pacific/Kiritimati"))  # UTC+14: past year 9999
-    assert "9999-12-31" in text
+    assert "ITEM 1 (Friday 31 December 23:00) Mail, A:" in text
 
 
 def test_the_event_date_is_read_from_the_statement() -> None:

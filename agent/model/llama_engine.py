@@ -16,6 +16,14 @@ per schema, reset per call) and a greedy decoding loop written for two things
   (keys, punctuation, constant anchors, the tail of an enum value): `forced.py`
   says what must come next, the grammar checks each of those tokens, and they
   are evaluated together like prompt text rather than one decoding step each.
+- Drafts from the prompt. A notification statement often repeats words of its
+  notification, so after each sampled token the loop looks up the last two tokens
+  in the prompt (and the answer so far) and, on a match, evaluates the tokens that
+  followed there in one batch with the sampled token. Each draft token is then
+  checked against the greedy (grammar-constrained) pick at its position and kept
+  while they agree; the rest is dropped from the KV cache. The answer is the one
+  token-by-token decoding gives; a run of matching tokens costs one batch instead
+  of one decoding step each.
 - Cancellation and deadlines between tokens. The prompt is evaluated in
   chunks of `PROMPT_CHUNK` tokens and the loop checks the job's cancel flag
   and deadline before every chunk and every token, so a cancel stops work
@@ -57,6 +65,7 @@ GGUF_MAGIC = b"GGUF"
 PROMPT_CHUNK = 24  # tokens per prompt-eval step: the cancel check granularity during prefill
 _WIDTHS = (1, 64, 4096)  # candidate widths tried before the whole vocabulary
 _GRAMMAR_CACHE = 16  # compiled grammars kept (one per schema)
+DRAFT_TOKENS = (4, 16)  # the least and the most tokens of one draft (it grows while kept)
 
 
 class GenerationCancelled(Exception):
@@ -98,6 +107,40 @@ class Generation:
     picks_at_width: dict[int, int]
     stopped: str  # "eog" | "max_tokens"
     forced_tokens: int = 0  # of completion_tokens, fed as fixed text rather than sampled
+    drafted_tokens: int = 0  # of completion_tokens, picked from a draft evaluated in a batch
+    drafts: int = 0  # draft batches evaluated
+
+
+class _Lookup:
+    """The prompt and the answer so far, indexed by token pair, for drafts: where the
+    last two tokens occurred before, the tokens that followed them there."""
+
+    __slots__ = ("_last", "_since", "seq")
+
+    def __init__(self, tokens: list[int]) -> None:
+        self.seq = list(tokens)
+        self._last: dict[tuple[int, int], int] = {}
+        for index in range(1, len(self.seq)):
+            self._last[(self.seq[index - 1], self.seq[index])] = index
+        self._since: int | None = None
+
+    def append(self, token: int) -> None:
+        if self.seq:
+            key = (self.seq[-1], token)
+            self._since = self._last.get(key)
+            self._last[key] = len(self.seq)
+        self.seq.append(token)
+
+    def draft(self, size: int) -> list[int]:
+        """Up to `size` tokens that followed the last token pair where it last occurred."""
+        if self._since is None:
+            return []
+        return self.seq[self._since + 1 : self._since + 1 + size]
+
+
+def _free(cursor: Cursor | None) -> bool:
+    """Whether the model picks the next token itself (no fixed text is due)."""
+    return cursor is None or cursor.lost or (not cursor.done and not cursor.forced())
 
 
 def check_gguf_file(path: str) -> int:
@@ -153,6 +196,7 @@ class LlamaEngine:
         monotonic: Callable[[], float] = time.monotonic,
         buffer_plan: BufferPlan | None = None,
         feed_fixed_text: bool = True,
+        draft_from_prompt: bool = True,
     ) -> None:
         import llama_cpp
         import numpy as np
@@ -194,6 +238,7 @@ class LlamaEngine:
         self._grammars: OrderedDict[str, Any] = OrderedDict()
         self._skeletons: OrderedDict[str, Skeleton | None] = OrderedDict()
         self.feed_fixed_text = feed_fixed_text
+        self.draft_from_prompt = draft_from_prompt
         dtype = np.dtype([("id", np.intc), ("logit", np.single), ("p", np.single)], align=True)
         self._buf = (llama_cpp.llama_token_data * self.n_vocab)()
         self._cand: Any = np.frombuffer(self._buf, dtype=dtype)  # type: ignore[call-overload]
@@ -339,6 +384,36 @@ class LlamaEngine:
             llm.eval(tokens[start : start + PROMPT_CHUNK])
         return prefix
 
+    def _logits(self, index: int) -> Any:
+        """The logits at batch position `index` of the last eval (-1: its last token); a
+        view valid until the next eval."""
+        pointer = self._lib.llama_get_logits_ith(self.llm.ctx, index)
+        return self._np.ctypeslib.as_array(pointer, shape=(self.n_vocab,))
+
+    def _eval_all(self, batch: list[int]) -> None:
+        """Evaluate `batch` after the cached tokens with logits at every position
+        (`Llama.eval` keeps only the last unless the whole context keeps all)."""
+        llm = self.llm
+        past = llm.n_tokens
+        llm._ctx.kv_cache_seq_rm(-1, past, -1)
+        llm._batch.set_batch(batch=batch, n_past=past, logits_all=True)
+        llm._ctx.decode(llm._batch)
+        llm.input_ids[past : past + len(batch)] = batch
+        llm.n_tokens = past + len(batch)
+
+    def _take(self, token: int, grammar: Any, cursor: Cursor | None, decoder: Any,
+              lookup: _Lookup | None, out: list[int], job: Job) -> None:
+        """Append a picked token to the answer: the grammar, the cursor and the lookup
+        follow it."""
+        if grammar is not None:
+            self._lib.llama_sampler_accept(grammar, token)
+        out.append(token)
+        job.completion_tokens = len(out)
+        if cursor is not None and not cursor.lost:
+            cursor.advance(decoder.decode(self.llm.detokenize([token])))
+        if lookup is not None:
+            lookup.append(token)
+
     def generate(self, job: Job) -> Generation:
         """Run one greedy completion for `job`; raises ModelError or GenerationCancelled."""
         self._check(job)
@@ -362,10 +437,12 @@ class LlamaEngine:
                     if job.schema is not None and self.feed_fixed_text else None)
         cursor = skeleton.cursor() if skeleton is not None else None
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        np = self._np
         widths: dict[int, int] = {}
         out: list[int] = []
-        forced = 0
+        forced = drafted = drafts = 0
+        lookup = _Lookup(tokens) if self.draft_from_prompt else None
+        draft_size = DRAFT_TOKENS[0]
+        logits: Any = None  # the next token's logits when not those of the last eval
         started = self._monotonic()
         try:
             reused = self._prefill(tokens, job)
@@ -383,23 +460,48 @@ class LlamaEngine:
                         forced += len(fixed)
                         job.completion_tokens = len(out)
                         cursor.advance(decoder.decode(self.llm.detokenize(fixed)))
+                        for token in fixed:
+                            if lookup is not None:
+                                lookup.append(token)
                         for start in range(0, len(fixed), PROMPT_CHUNK):
                             self._check(job)
                             self.llm.eval(fixed[start : start + PROMPT_CHUNK])
+                        logits = None
                         continue
-                pointer = self._lib.llama_get_logits_ith(self.llm.ctx, -1)
-                logits = np.ctypeslib.as_array(pointer, shape=(self.n_vocab,))
+                if logits is None:
+                    logits = self._logits(-1)
                 token = self._pick(logits, grammar, widths)
                 if self._lib.llama_vocab_is_eog(self._vocab, token):
                     stopped = "eog"
                     break
-                if grammar is not None:
-                    self._lib.llama_sampler_accept(grammar, token)
-                out.append(token)
-                job.completion_tokens = len(out)
-                if cursor is not None and not cursor.lost:
-                    cursor.advance(decoder.decode(self.llm.detokenize([token])))
-                self.llm.eval([token])
+                self._take(token, grammar, cursor, decoder, lookup, out, job)
+                draft = (lookup.draft(min(draft_size, limit - len(out)))
+                         if lookup is not None and _free(cursor) else [])
+                if not draft:
+                    self.llm.eval([token])
+                    logits = None
+                    continue
+                # the sampled token and the draft in one batch, logits at every position
+                drafts += 1
+                base = self.llm.n_tokens
+                self._eval_all([token, *draft])
+                kept = 0
+                for index, guess in enumerate(draft):
+                    pick = self._pick(self._logits(index), grammar, widths)
+                    if pick != guess or self._lib.llama_vocab_is_eog(self._vocab, pick):
+                        break
+                    self._take(pick, grammar, cursor, decoder, lookup, out, job)
+                    kept += 1
+                    if not _free(cursor):
+                        break
+                drafted += kept
+                draft_size = (min(DRAFT_TOKENS[1], draft_size * 2) if kept == len(draft)
+                              else max(DRAFT_TOKENS[0], kept + 1))
+                end = base + 1 + kept
+                if end < self.llm.n_tokens:  # drop the refused rest of the draft
+                    self.llm._ctx.kv_cache_seq_rm(-1, end, -1)
+                    self.llm.n_tokens = end
+                logits = self._logits(kept)
         except GenerationCancelled:
             raise
         except BaseException:
@@ -417,6 +519,8 @@ class LlamaEngine:
             picks_at_width=widths,
             stopped=stopped,
             forced_tokens=forced,
+            drafted_tokens=drafted,
+            drafts=drafts,
         )
 
     def close(self) -> None:

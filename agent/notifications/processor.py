@@ -329,7 +329,7 @@ class NotificationProcessor:
         or holds a secret is handled on its own: that item gets the deterministic
         statement (counted as `fallback_statement`), the others keep the model's."""
         accepted: dict[int, Proposal] = {}
-        answers = read_answer(data, batch)
+        answers = read_answer(data, batch, self._zone)
         for item, answer in zip(batch, answers, strict=True):
             cid = item.context_id
             problem = None

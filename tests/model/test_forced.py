@@ -52,7 +52,7 @@ def test_the_contract_answer_is_mostly_fixed_text_and_stays_valid() -> None:
         answer[str(index)] = {
             "about": entry["about"]["const"], "a": "new" if not item.related else "update",
             "t": 'Dinner "at 7" with Anna\\ on 2026-03-05', "k": "event",
-            "w": "2026-03-05", "r": 1 if item.related else 0,
+            "r": 1 if item.related else 0,
         }
     text, forced = _write(schema, answer)
     assert json.loads(text) == answer

@@ -9,7 +9,7 @@ unusable entry gets the deterministic statement on its own.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from companion_memory.agent.notifications.contract import (
     batch_schema,
     output_budget,
     read_answer,
+    statement_date,
 )
 from companion_memory.memory.records import (
     Status,
@@ -36,7 +37,7 @@ from tests.notifications.harness import T0, event, pipeline
 def answer(**entries: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for index, item in enumerate(ITEMS, 1):
-        base = {"about": anchor(item), "a": "skip", "t": "", "k": "event", "w": "", "r": 0}
+        base = {"about": anchor(item), "a": "skip", "t": "", "k": "event", "r": 0}
         out[str(index)] = {**base, **entries.get(f"e{index}", {})}
     return out
 
@@ -60,11 +61,11 @@ def test_anchors_are_plain_ascii_and_the_schema_pins_them() -> None:
 
 def test_every_valid_answer_maps_to_a_proposal() -> None:
     mapped = read_answer(answer(
-        e1={"a": "new", "t": "Kita outing on Wednesday 4 March", "w": "2026-03-04"},
+        e1={"a": "new", "t": "Kita outing on Wednesday 4 March"},
         e2={"a": "update", "t": "Vet moved to Friday", "r": 1},
     ), ITEMS)
     assert [m.action if m else None for m in mapped] == ["add", "update", "ignore"]
-    assert mapped[0] is not None and mapped[0].when is not None
+    assert mapped[0] is not None and mapped[0].when == date(2026, 3, 4)
     assert mapped[1] is not None and mapped[1].target is not None
     assert mapped[1].target.memory_id == "m-1"
     # a targeted action without a target degrades to new / skip, never to an error
@@ -82,7 +83,7 @@ def contract_step(entries: dict[str, dict[str, Any]]) -> Any:
         out = {}
         for key in keys:
             about = request.schema["properties"][key]["properties"]["about"]["const"]
-            base = {"about": about, "a": "skip", "t": "", "k": "event", "w": "", "r": 0}
+            base = {"about": about, "a": "skip", "t": "", "k": "event", "r": 0}
             out[key] = {**base, **entries.get(about, {})}
         return orjson.dumps(out).decode()
     return step
@@ -91,10 +92,9 @@ def contract_step(entries: dict[str, dict[str, Any]]) -> Any:
 async def test_the_processor_applies_contract_answers(tmp_path: Path) -> None:
     entries = {
         "Tom": {"a": "new", "t": "Max cannot have dairy", "k": "fact"},
-        "Anna": {"a": "new", "t": "Dinner with Anna on Friday 6 March at 19:00",
-                 "w": "2026-03-06"},
+        "Anna": {"a": "new", "t": "Dinner with Anna on Friday 6 March at 19:00"},
         "Kessler": {"a": "new", "t": "Your code is 493817 for the login"},
-        "Mia": {"a": "new", "t": "Kita party with Mia", "w": "2020-01-01"},  # misread date
+        "Mia": {"a": "new", "t": "Kita party with Mia on 2020-01-01"},  # misread date
     }
     async with pipeline(tmp_path, [contract_step(entries)]) as p:
         p.publish(event("Max verträgt keine Milchprodukte", title="Tom"),
@@ -114,7 +114,7 @@ async def test_the_processor_applies_contract_answers(tmp_path: Path) -> None:
         assert dinner.expires_at >= T0 + timedelta(days=14)
         assert not any("493817" in text for text in live)
         # a date before the notification is a misread one: not an expiry in the past
-        party = live["Kita party with Mia"]
+        party = live["Kita party with Mia on 2020-01-01"]
         assert party.expires_at is not None and party.expires_at > p.clock.now()
         assert any(text.startswith("Kessler by email: ") for text in live)  # deterministic
 
@@ -126,4 +126,42 @@ def test_an_item_at_the_end_of_the_calendar_renders_without_overflow() -> None:
 
     late = BatchItem(1, datetime(9999, 12, 31, 23, 0, tzinfo=UTC), "Mail", "A", "", "hi", ())
     text = render_items([late], ZoneInfo("Pacific/Kiritimati"))  # UTC+14: past year 9999
-    assert "9999-12-31" in text
+    assert "ITEM 1 (Friday 31 December 23:00) Mail, A:" in text
+
+
+def test_the_event_date_is_read_from_the_statement() -> None:
+    today = date(2026, 3, 2)  # a Monday
+    cases = {
+        "Dinner with Anna on Thursday 5 March at 19:00": date(2026, 3, 5),
+        "Vet moved to March 6th at 10:30": date(2026, 3, 6),
+        "Parcel arrives on 2026-03-07": date(2026, 3, 7),
+        "Termin am 09.03. um 10:30 Uhr": date(2026, 3, 9),
+        "Kita closed on 12. März": date(2026, 3, 12),
+        "Flight to Lisbon on 5th of May, 2027": date(2027, 5, 5),
+        "Bill from 20 February was paid": date(2026, 2, 20),  # a little in the past
+        "Advent fair on 10 December": date(2026, 12, 10),  # long past: this year's
+        "Christmas dinner on 24 Dec": date(2026, 12, 24),
+        "Moved from 4 March to 16 March": date(2026, 3, 16),  # the latest date named
+        "Laptop ready in room 4.11 on Tuesday": None,
+        "Conference in March 2026": None,  # no day
+        "Party on 31 April": None,  # no such day
+        "You may 3 times a day": None,  # not a month
+    }
+    assert {text: statement_date(text, today) for text in cases} == cases
+
+
+def test_a_statement_date_is_read_from_the_items_local_day() -> None:
+    from zoneinfo import ZoneInfo
+
+    late = BatchItem(1, datetime(2026, 3, 1, 23, 30, tzinfo=UTC), "Mail", "A", "", "hi", ())
+    entry = {"1": {"about": "A", "a": "new", "t": "Party on 31 December", "k": "event",
+                   "r": 0}}
+    # 23:30 UTC on 1 March is 2 March in Berlin: 61 days after the last 31 December, so
+    # the coming one; in UTC it is 60 days after, still the last one
+    berlin = read_answer(entry, [late], ZoneInfo("Europe/Berlin"))[0]
+    assert berlin is not None and berlin.when == date(2026, 12, 31)
+    utc = read_answer(entry, [late])[0]
+    assert utc is not None and utc.when == date(2025, 12, 31)
+    no_date = {"1": dict(entry["1"], t="Party with Anna soon")}
+    answer = read_answer(no_date, [late])[0]
+    assert answer is not None and answer.when is None

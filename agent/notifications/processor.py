@@ -63,6 +63,7 @@ from companion_memory.ble.events import EventKind, format_rfc3339
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 from companion_memory.core.settings import check_setting
+from companion_memory.memory.recall import query_terms
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
     Authority,
@@ -274,7 +275,8 @@ class NotificationProcessor:
             related[item.context_id] = chosen
         items_json = [_item_json(item, self._zone) for item in kept]
         related_json = _related_json(related)
-        batch = [_batch_item(item, related[item.context_id]) for item in kept]
+        batch = [_batch_item(item, related[item.context_id], own.get(item.context_id))
+                 for item in kept]
         contexts = {
             item.context_id: ItemContext(item.context_id, item.source_ids,
                                          related[item.context_id])
@@ -515,11 +517,28 @@ _CONTRACT_KINDS = {"event": Kind.EVENT, "task": Kind.EVENT, "fact": Kind.FACT,
                    "preference": Kind.PREFERENCE}
 
 
-def _batch_item(item: _Item, related: dict[str, MemoryRecord]) -> BatchItem:
-    """The item as the contract shows it (render_items shows the same anchor's source)."""
+MIN_SHARED_TERMS = 2
+"""A related memory is shown to the model only when its statement shares this many
+search terms with the notification (the notification's own earlier memory always is).
+The lookup ORs the rarest terms, so a memory sharing one uncommon word comes back too;
+a small model copies such an unrelated line into its statement, and every line costs
+prompt tokens."""
+
+
+def _batch_item(
+    item: _Item, related: dict[str, MemoryRecord], mine: MemoryRecord | None
+) -> BatchItem:
+    """The item as the contract shows it (render_items shows the same anchor's source),
+    with the related memories that are about the same thing."""
     event = item.record.event
+    own = set(query_terms(" ".join((event.title, event.subtitle, event.body))))
+    shown = tuple(
+        r for r in related.values()
+        if (mine is not None and r.memory_id == mine.memory_id)
+        or len(own.intersection(query_terms(r.text))) >= MIN_SHARED_TERMS
+    )
     return BatchItem(item.context_id, event.posted_at, app_label(event.app_id), event.title,
-                     event.subtitle, event.body, tuple(related.values()))
+                     event.subtitle, event.body, shown)
 
 
 def _contract_messages(

@@ -165,3 +165,25 @@ def test_a_statement_date_is_read_from_the_items_local_day() -> None:
     no_date = {"1": dict(entry["1"], t="Party with Anna soon")}
     answer = read_answer(no_date, [late])[0]
     assert answer is not None and answer.when is None
+
+
+async def test_the_model_sees_only_related_memories_about_the_same_thing(
+    tmp_path: Path,
+) -> None:
+    # the lookup ORs the rarest terms, so a memory sharing one word ("Max") comes back;
+    # only those sharing two or more terms with the notification are shown to the model
+    first = {"Tom": {"a": "new", "t": "Max has swimming at the Stadtbad on Saturday at 9"},
+             "Oma": {"a": "new", "t": "Oma left a cake for Max in the fridge"}}
+    async with pipeline(tmp_path, [contract_step(first), contract_step({})]) as p:
+        p.publish(event("Max hat Samstag um 9 Schwimmen im Stadtbad", title="Tom"),
+                  event("Kuchen für Max steht im Kühlschrank", title="Oma", minutes=1))
+        assert (await p.processor.run_batch()).report.error is None
+        p.provider.requests.clear()
+        p.publish(event("Max hat Fieber, kein Schwimmen im Stadtbad", title="Kita",
+                        minutes=5))
+        assert (await p.processor.run_batch()).report.error is None
+        found = await p.store.related("Max hat Fieber, kein Schwimmen im Stadtbad")
+        user = p.provider.requests[0].messages[-1].content
+    assert {r.text for r in found} >= {"Oma left a cake for Max in the fridge"}  # looked up
+    assert "Max has swimming at the Stadtbad on Saturday at 9" in user
+    assert "cake" not in user  # but not shown

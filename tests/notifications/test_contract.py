@@ -47,12 +47,18 @@ def test_anchors_are_plain_ascii_and_the_schema_pins_them() -> None:
     assert list(schema["properties"]) == ["1", "2", "3"]
     assert [anchor(i) for i in ITEMS] == ["Kita Pusteblume Eltern", "Tierarztin Dr Sommer",
                                          "Signal"]
-    assert validate_json(answer(), schema) is None
-    wrong = answer()
+    every_new = {key: {**entry, "a": "new", "t": "Kita outing on Wednesday"}
+                 for key, entry in answer().items()}
+    assert validate_json(every_new, schema) is None
+    wrong = every_new
     wrong["1"]["about"] = "Kita Pusteblume Eltern 🌼"
     assert validate_json(wrong, schema) is not None
     # related targets only from the item's own set; targeted actions only with one
-    assert schema["properties"]["1"]["properties"]["a"]["enum"] == ["skip", "new"]
+    # and no skip: the triage decided what is kept before the model saw it
+    assert schema["properties"]["1"]["properties"]["a"]["enum"] == ["new"]
+    assert schema["properties"]["2"]["properties"]["a"]["enum"] == ["new", "same", "update",
+                                                                    "cancel"]
+    assert validate_json(answer(e1={"a": "skip"}), schema) is not None
     assert schema["properties"]["2"]["properties"]["r"]["enum"] == [0, 1, 2]
     too_long = answer(e1={"a": "new", "t": "x" * (STATEMENT_CHARS + 1)})
     assert validate_json(too_long, schema) is not None
@@ -68,11 +74,17 @@ def test_every_valid_answer_maps_to_a_proposal() -> None:
     assert mapped[0] is not None and mapped[0].when == date(2026, 3, 4)
     assert mapped[1] is not None and mapped[1].target is not None
     assert mapped[1].target.memory_id == "m-1"
-    # a targeted action without a target degrades to new / skip, never to an error
+    # a targeted action without a target degrades to new, never to an error; a new
+    # without a statement is unusable (the processor writes the deterministic one)
     degraded = read_answer(answer(e2={"a": "update", "t": "Vet moved", "r": 0}), ITEMS)
     assert degraded[1] is not None and degraded[1].action == "add"
-    cancelled = read_answer(answer(e2={"a": "cancel", "t": "", "r": 0}), ITEMS)
-    assert cancelled[1] is not None and cancelled[1].action == "ignore"
+    cancelled = read_answer(answer(e2={"a": "cancel", "t": "Vet is off", "r": 0}), ITEMS)
+    assert cancelled[1] is not None and cancelled[1].action == "add"
+    empty = read_answer(answer(e1={"a": "new", "t": ""}, e2={"a": "cancel", "t": "", "r": 0}),
+                        ITEMS)
+    assert empty[0] is None and empty[1] is None
+    # a server that ignores the schema may still say skip: read as ignore
+    assert mapped[2] is not None and mapped[2].action == "ignore"
     missing = read_answer({"1": answer()["1"]}, ITEMS)
     assert missing[1] is None and missing[2] is None
 

@@ -132,9 +132,11 @@ def _distill(item: dict[str, Any]) -> str | None:
     source_text = body or subtitle
     sender = _bounded(title, 6, SENDER_CHARS)
     group = ""
-    if noun == "message" or category in _CHAT_LIKE:
-        # a group chat: the title names the group, the sender is the subtitle or the
-        # body's leading "Name: "
+    if noun == "message" or title.startswith("#"):
+        # a group chat or a team channel ("#ops", whatever category the phone gives it):
+        # the title names the group, the sender is the subtitle or the body's leading
+        # "Name: " (a bank's "Lastschrift: 42 EUR" is no speaker: outside chats only a
+        # channel title counts)
         speaker, rest = _speaker(source_text)
         if speaker and rest:
             group, sender, source_text = sender, speaker, rest
@@ -165,8 +167,6 @@ def _distill(item: dict[str, Any]) -> str | None:
     return f"{app}: {sender or topic}"
 
 
-_CHAT_LIKE = frozenset({"business", "businessandfinance", "social", "msg"})
-"""Categories a team or group chat posts under (Slack-like apps use "business")."""
 _SPEAKER = re.compile(r"^([^\W\d_][\w.'-]*(?: [^\W\d_][\w.'-]*){0,2}): (?=\S)")
 _NOT_SPEAKERS = frozenset(
     {"correction", "reminder", "update", "recipe", "note", "re", "fwd", "fw", "also", "ps",

@@ -480,7 +480,9 @@ class NoiseFilter:
 
     def classify(self, event: NotificationEvent) -> str | None:
         """A reason code ("secret_*", "otp", "verification_code", "marketing", "removed",
-        "empty", "news", "reaction", "social_count", "digest", "acknowledgement") when
+        "empty", "news", "reaction", "social_count", "social_system", "digest", "status_ping",
+        "small_payment", "chit_chat", "thanks", "presence_ping", "media_only",
+        "acknowledgement") when
         `event` must not reach the model as it is, else None. Secrets are looked for in
         the title, subtitle, body, app id and category."""
         if event.kind is EventKind.REMOVED:

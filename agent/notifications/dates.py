@@ -9,8 +9,8 @@ date next to the word ("tomorrow (Wed 2 Dec)"), so the statement stays true when
 is read later. A weekday name means its next occurrence (today's name means today);
 "next"/"nächsten" before it means the same occurrence, a week on when it is today;
 "every Thursday" names a habit and no date.
-A German "morgen" directly after a day word ("Freitag morgen", "heute Morgen") is the
-morning, not tomorrow.
+A German "morgen" directly after a day word ("Freitag morgen", "heute Morgen") or an
+article or greeting ("am Morgen", "Guten Morgen") is the morning, not tomorrow.
 
 `has_day_word` is the cheap question the noise filter asks: does a short message
 name a day at all (then it may carry a plan and is kept).
@@ -58,6 +58,9 @@ _EVERY = re.compile(
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"'s\b")
+_MORNING_NOUN = re.compile(
+    r"(?<![\w-])(?:guten|am|den|diesen|jeden|einen|schönen|schoenen|good)\s+$", re.IGNORECASE
+)
 _AFTER_DAY_MORNING = re.compile(
     rf"(?:{'|'.join(re.escape(w) for w in _WORDS if w != 'morgen')})\s+$", re.IGNORECASE
 )
@@ -85,8 +88,8 @@ def day_mentions(text: str, posted: date) -> list[DayMention]:
         word = match.group("word").casefold()
         if _EVERY.search(text[: match.start()]):
             continue  # "every Thursday", "jeden Montag": a habit, not a day
-        if word == "morgen" and _AFTER_DAY_MORNING.search(text[: match.start("word")]):
-            continue  # "Freitag morgen", "heute Morgen": a morning, not tomorrow
+        if _is_morning(text, match):
+            continue  # "Freitag morgen", "heute Morgen", "Guten Morgen": a morning
         if word in _RELATIVE:
             if match.group("next"):
                 continue  # "nächsten Morgen" and the like name no day
@@ -129,5 +132,13 @@ def with_dates(text: str, posted: date) -> str:
 
 def has_day_word(text: str) -> bool:
     """Whether `text` names a day ("tomorrow", "Freitag", "stasera"), a habit ("every
-    Thursday") included."""
-    return _DAY.search(text) is not None
+    Thursday") included; "am Morgen" names none."""
+    return any(not _is_morning(text, match) for match in _DAY.finditer(text))
+
+
+def _is_morning(text: str, match: re.Match[str]) -> bool:
+    """Whether a matched "morgen" is the German morning, not tomorrow."""
+    if match.group("word").casefold() != "morgen":
+        return False
+    before = text[: match.start("word")]
+    return bool(_AFTER_DAY_MORNING.search(before) or _MORNING_NOUN.search(before))

@@ -33,6 +33,8 @@ BERLIN = ZoneInfo("Europe/Berlin")
         ("nächsten Freitag", [date(2026, 12, 4)]),
         ("Freitag morgen um 9", [date(2026, 12, 4)]),  # the morning, not tomorrow
         ("heute Morgen war es kalt", [TUESDAY]),
+        ("Guten Morgen! Bis morgen dann", [date(2026, 12, 2)]),  # a greeting, then tomorrow
+        ("am Morgen ist es ruhig", []),
         ("not Monday but Wednesday", [date(2026, 12, 7), date(2026, 12, 2)]),
         ("sabato o domenica", [date(2026, 12, 5), date(2026, 12, 6)]),
         ("Mondays are hard", []),  # a plural names no day

@@ -195,10 +195,7 @@ class RecallCache:
             self._ceilings.clear()
 
     def doc_freqs(self, conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
-        # a count of 0 is asked again every time: it would hide a memory written since
-        # (the next notification from the same sender must see the one just made), and
-        # asking for a term no row holds costs one vocabulary probe
-        missing = [t for t in terms if not self._dfs.get(t)]
+        missing = [t for t in terms if t not in self._dfs]
         if missing:
             found = _doc_freqs(conn, missing)
             for term in missing:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from typing import Any
 
 _RELATIVE = {
     # today
@@ -142,3 +143,15 @@ def _is_morning(text: str, match: re.Match[str]) -> bool:
         return False
     before = text[: match.start("word")]
     return bool(_AFTER_DAY_MORNING.search(before) or _MORNING_NOUN.search(before))
+
+
+def aware_time(value: Any) -> datetime | None:
+    """An RFC 3339 / ISO time with an offset, or None for anything else (a payload's
+    `local`, a proposal's `end`)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None

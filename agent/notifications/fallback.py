@@ -24,8 +24,8 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from companion_memory.agent.notifications.corrections import correction
-from companion_memory.agent.notifications.dates import day_mentions, with_dates
-from companion_memory.agent.notifications.filters import _GREETING, is_acknowledgement, is_thanks
+from companion_memory.agent.notifications.dates import aware_time, day_mentions, with_dates
+from companion_memory.agent.notifications.filters import is_pleasantry
 from companion_memory.agent.notifications.lasting import lasting_fact
 from companion_memory.memory.records import normalize_text
 
@@ -85,14 +85,7 @@ def _bounded(text: str, words: int, chars: int) -> str:
 
 def _local(item: dict[str, Any]) -> datetime | None:
     """When the item was posted, in the owner's zone (the payload's `local`), or None."""
-    value = item.get("local")
-    if not isinstance(value, str):
-        return None
-    try:
-        local = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return local if local.tzinfo is not None else None
+    return aware_time(item.get("local"))
 
 
 def distill(item: dict[str, Any]) -> str | None:
@@ -194,34 +187,12 @@ def _past_pleasantry(text: str) -> str:
     "Good night!" or "ok," is skipped when more follows ("Thanks! Also my new number is on
     the team page" -> "My new number is on the team page")."""
     parts = _SENTENCE.split(text, maxsplit=1)
-    if len(parts) < 2 or not _is_pleasantry(parts[0]):
+    if len(parts) < 2 or not is_pleasantry(parts[0]):
         return text
     rest = _CONNECTOR.sub("", parts[1].strip(" ,")).strip()
     if len(rest.split()) < MIN_CLAUSE_WORDS - 1:
         return text
     return rest[0].upper() + rest[1:]
-
-
-_SALUTATION = re.compile(
-    r"^(?:hallo|hi|hey|hello|dear|liebe|lieber|liebes|sehr geehrte|sehr geehrter|moin|servus"
-    r"|guten (?:tag|morgen|abend)|bonjour|bonsoir|salut|coucou|cher|chère|ciao|buongiorno"
-    r"|buonasera|caro|cara|hola|buenos días|buenas|querida|querido|hoi|beste|goedemorgen"
-    r"|goedemiddag)(?:\s+(?:frau|herr|mrs?\.?|ms\.?|madame|monsieur|signora|signor|señora"
-    r"|señor|mevrouw|meneer))?(?:\s+[^\W\d_][\w.'-]*){0,3}\s*(?:,|$)\s*",
-    re.IGNORECASE,
-)
-
-
-def _is_pleasantry(sentence: str) -> bool:
-    """A sentence that only greets or thanks ("Hallo Lena Hoffmann, vielen Dank für Ihre
-    Buchung", "Coucou Lena", "ok", "Thanks!")."""
-    salutation = _SALUTATION.match(sentence.strip())
-    if salutation is not None:
-        rest = sentence.strip()[salutation.end():].strip(" ,")
-        return not rest or _is_pleasantry(rest)
-    return is_acknowledgement(sentence) or is_thanks(sentence) or (
-        _GREETING.match(sentence) is not None and len(sentence.split()) <= 4
-    )
 
 
 def _asked(source_text: str, first: str, topic: str) -> str:

@@ -284,6 +284,11 @@ THANKS_TAIL_WORDS = 6
 PRESENCE_WORDS = 10
 
 
+def _sentences(text: str) -> list[str]:
+    """The sentences of a chat message that hold a word (an emoji run ends one too)."""
+    return [part for part in _SENTENCE_BREAK.split(text) if _WORDS.search(part)]
+
+
 def is_thanks(text: str) -> bool:
     """A message that opens by thanking and adds at most a short sentence, naming no day
     and no number and asking nothing ("danke dass ihr da wart 🥹 ich bin sooo verkatert",
@@ -293,7 +298,7 @@ def is_thanks(text: str) -> bool:
         return False
     if has_day_word(text) or len(_WORDS.findall(text)) > THANKS_WORDS:
         return False
-    parts = [p for p in _SENTENCE_BREAK.split(text) if _WORDS.search(p)]
+    parts = _sentences(text)
     opening = 2 if parts and _THANKS.match(parts[0]) is None else 1  # the exclamation, then thanks
     tail = sum(len(_WORDS.findall(p)) for p in parts[opening:])
     return tail <= THANKS_TAIL_WORDS
@@ -308,6 +313,29 @@ def is_presence_ping(text: str) -> bool:
     if any(ch.isdigit() for ch in _MINUTES.sub("", text)):
         return False
     return len(_WORDS.findall(text)) <= PRESENCE_WORDS
+
+
+_SALUTATION = re.compile(
+    r"^(?:hallo|hi|hey|hello|dear|liebe|lieber|liebes|sehr geehrte|sehr geehrter|moin|servus"
+    r"|guten (?:tag|morgen|abend)|bonjour|bonsoir|salut|coucou|cher|chère|ciao|buongiorno"
+    r"|buonasera|caro|cara|hola|buenos días|buenas|querida|querido|hoi|beste|goedemorgen"
+    r"|goedemiddag)(?:\s+(?:frau|herr|mrs?\.?|ms\.?|madame|monsieur|signora|signor|señora"
+    r"|señor|mevrouw|meneer))?(?:\s+[^\W\d_][\w.'-]*){0,3}\s*(?:,|$)\s*",
+    re.IGNORECASE,
+)
+
+
+def is_pleasantry(sentence: str) -> bool:
+    """A sentence that only greets or thanks ("Hallo Lena Hoffmann, vielen Dank für Ihre
+    Buchung", "Coucou Lena", "ok", "Thanks!"); the fallback skips one that opens a
+    message when more follows."""
+    salutation = _SALUTATION.match(sentence.strip())
+    if salutation is not None:
+        rest = sentence.strip()[salutation.end():].strip(" ,")
+        return not rest or is_pleasantry(rest)
+    return is_acknowledgement(sentence) or is_thanks(sentence) or (
+        _GREETING.match(sentence) is not None and len(sentence.split()) <= 4
+    )
 
 
 WISH_WORDS = 8
@@ -328,14 +356,14 @@ def _is_ping_question(message: str) -> bool:
         return False
     if not any(unicodedata.category(ch) == "So" for ch in message):
         return False
-    sentences = [p for p in _SENTENCE_BREAK.split(message) if _WORDS.search(p)]
+    sentences = _sentences(message)
     return len(sentences) == 1 and len(_WORDS.findall(message)) <= PING_WORDS
 
 
 def _is_anticipation(message: str) -> bool:
     """One short sentence of looking forward ("freu mich so auf heute abend!!", "can't
     wait for Saturday 🎉"): the plan it looks forward to is in its own message."""
-    sentences = [p for p in _SENTENCE_BREAK.split(message) if _WORDS.search(p)]
+    sentences = _sentences(message)
     return _ANTICIPATION.match(message) is not None and len(sentences) == 1 \
         and len(_WORDS.findall(message)) <= WISH_WORDS and not any(ch.isdigit() for ch in message)
 
@@ -343,7 +371,7 @@ def _is_anticipation(message: str) -> bool:
 def _only_a_wish(message: str) -> bool:
     """The whole message is one short well-wish ("have a great weekend in Amsterdam!!",
     "viel Spaß beim Konzert 🎸"): nothing follows it and it names no day."""
-    sentences = [p for p in _SENTENCE_BREAK.split(message) if _WORDS.search(p)]
+    sentences = _sentences(message)
     return len(sentences) == 1 and len(_WORDS.findall(message)) <= WISH_WORDS \
         and not has_day_word(message)
 

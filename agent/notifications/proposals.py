@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from companion_memory.agent.notifications.dates import aware_time
 from companion_memory.agent.notifications.filters import contains_secret
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
@@ -242,7 +243,7 @@ def _check(
         if kind not in PERSONAL_KINDS or tier not in (Tier.TEMPORARY, Tier.LONG_TERM):
             result.reject("invalid_kind")
             return None
-    end = _event_end(entry.get("end")) if kind is Kind.EVENT and tier is Tier.TEMPORARY \
+    end = aware_time(entry.get("end")) if kind is Kind.EVENT and tier is Tier.TEMPORARY \
         and action in ("add", "update") else None
     return Proposal(
         context_id=shell.context_id,
@@ -256,13 +257,3 @@ def _check(
         event_end=end,
     )
 
-
-def _event_end(value: Any) -> datetime | None:
-    """An entry's `end` as an aware time, or None when it is missing or unreadable."""
-    if not isinstance(value, str):
-        return None
-    try:
-        end = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return end if end.tzinfo is not None else None

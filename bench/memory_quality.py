@@ -237,14 +237,22 @@ def stored_texts(root: Path) -> list[str]:
     return [f"{text}\n{detail or ''}" for text, detail in rows]
 
 
+DECODE_FIELDS = ("calls", "new_prompt_tokens", "reused_prompt_tokens", "prompt_s",
+                 "generate_s", "completion_tokens", "forced_tokens", "drafted_tokens",
+                 "sampled_tokens", "drafts")
+"""Where an in-process llama.cpp call's time went, summed over the run (`Watched.decode`)."""
+
+
 class Watched:
-    """Wraps a provider: counts model seconds and keeps every prompt for the leak check."""
+    """Wraps a provider: counts model seconds, keeps every prompt for the leak check, and
+    sums the decoding loop's counters where the provider keeps them (llama.cpp)."""
 
     def __init__(self, inner: ModelProvider) -> None:
         self.inner = inner
         self.name = inner.name
         self.seconds = 0.0
         self.prompts: list[str] = []
+        self.decode: dict[str, float] = dict.fromkeys(DECODE_FIELDS, 0)
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         self.prompts.append("\n".join(m.content for m in request.messages))
@@ -253,6 +261,26 @@ class Watched:
             return await self.inner.complete(request)
         finally:
             self.seconds += time.perf_counter() - started
+            provider: Any = self.inner  # through the budget wrapper to the engine's provider
+            while provider is not None and not hasattr(provider, "last_generation"):
+                provider = getattr(provider, "inner", None)
+            self._count(getattr(provider, "last_generation", None))
+
+    def _count(self, gen: Any) -> None:
+        if gen is None or gen is getattr(self, "_last_counted", None):
+            return
+        self._last_counted = gen
+        d = self.decode
+        d["calls"] += 1
+        d["new_prompt_tokens"] += gen.prompt_tokens - gen.reused_prefix_tokens
+        d["reused_prompt_tokens"] += gen.reused_prefix_tokens
+        d["prompt_s"] += gen.prompt_s
+        d["generate_s"] += gen.generate_s
+        d["completion_tokens"] += gen.completion_tokens
+        d["forced_tokens"] += gen.forced_tokens
+        d["drafted_tokens"] += gen.drafted_tokens
+        d["sampled_tokens"] += gen.completion_tokens - gen.forced_tokens - gen.drafted_tokens
+        d["drafts"] += gen.drafts
 
     async def prepare(self) -> None:
         await self.inner.prepare()
@@ -298,6 +326,7 @@ class Outcome:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     dropped: dict[str, int] = field(default_factory=dict)
+    decode: dict[str, float] = field(default_factory=dict)
     wall_s: float = 0.0
     junk_rows: list[str] = field(default_factory=list)
     poison_gaps: int | None = None
@@ -444,6 +473,7 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
                                                   if r.isdigit() and int(r) in cid_to_row))
             out.junk = junk / len(live) if live else 0.0
             out.model_s = watched.seconds
+            out.decode = dict(watched.decode) if watched.decode["calls"] else {}
             out.poison_gaps = sum(1 for g in await runtime.gaps() if g.kind == "poison_batch")
         finally:
             await runtime.close()
@@ -491,7 +521,7 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
         live=out.live, long_term=out.long_term, model_calls=out.model_calls,
         model_s_per_kept=out.model_s / kept, prompt_tokens_per_kept=out.prompt_tokens / kept,
         completion_tokens_per_kept=out.completion_tokens / kept, dropped=out.dropped,
-        poison_gaps=out.poison_gaps,
+        poison_gaps=out.poison_gaps, decode=out.decode,
         wall_s=out.wall_s,
         misses=sorted(q for q, ok in out.answered5.items() if not ok),
         stale=sorted(q for q, bad in out.stale_first.items() if bad),
@@ -527,6 +557,15 @@ def table(corpus: Corpus, results: list[dict[str, Any]]) -> str:
                 "completion_tokens_per_kept", "wall_s"):
         lines.append(f"| {key} | " + " | ".join(cell(r.get(key)) for r in results) + " |")
     for r in results:
+        if r.get("decode"):
+            d = r["decode"]
+            lines.append(
+                f"\n{r['label']}: {d['calls']:.0f} llama.cpp calls; prompt "
+                f"{d['new_prompt_tokens']:.0f} new + {d['reused_prompt_tokens']:.0f} reused "
+                f"tokens in {d['prompt_s']:.1f} s; completion {d['completion_tokens']:.0f} "
+                f"tokens ({d['forced_tokens']:.0f} forced, {d['drafted_tokens']:.0f} from "
+                f"{d['drafts']:.0f} drafts, {d['sampled_tokens']:.0f} sampled) in "
+                f"{d['generate_s']:.1f} s")
         if r.get("dropped"):
             drops = ", ".join(f"{k} {v}" for k, v in sorted(r["dropped"].items()))
             lines.append(f"\n{r['label']}: dropped before the model by reason: {drops}")

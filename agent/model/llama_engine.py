@@ -448,6 +448,7 @@ class LlamaEngine:
             reused = self._prefill(tokens, job)
             prefilled = self._monotonic()
             stopped = "max_tokens"
+            pending: list[int] = []  # picked tokens not evaluated yet (see below)
             while len(out) < limit:
                 self._check(job)
                 if cursor is not None and not cursor.lost:
@@ -463,11 +464,16 @@ class LlamaEngine:
                         for token in fixed:
                             if lookup is not None:
                                 lookup.append(token)
-                        for start in range(0, len(fixed), PROMPT_CHUNK):
-                            self._check(job)
-                            self.llm.eval(fixed[start : start + PROMPT_CHUNK])
-                        logits = None
+                        pending.extend(fixed)
                         continue
+                # A picked token is evaluated only when the next pick needs its logits,
+                # together with the fixed text that follows it: one batch instead of one
+                # step each, and nothing at all for the text that closes the answer.
+                for start in range(0, len(pending), PROMPT_CHUNK):
+                    self._check(job)
+                    self.llm.eval(pending[start : start + PROMPT_CHUNK])
+                    logits = None
+                pending = []
                 if logits is None:
                     logits = self._logits(-1)
                 token = self._pick(logits, grammar, widths)
@@ -478,7 +484,7 @@ class LlamaEngine:
                 draft = (lookup.draft(min(draft_size, limit - len(out)))
                          if lookup is not None and _free(cursor) else [])
                 if not draft:
-                    self.llm.eval([token])
+                    pending = [token]
                     logits = None
                     continue
                 # the sampled token and the draft in one batch, logits at every position

@@ -61,10 +61,13 @@ def test_drafts_give_the_same_answer_in_fewer_steps(model_path: str) -> None:
                 assert generation.stopped == "eog"
                 json.loads(generation.text)
                 answers[draft].append(generation.text)
-                # the KV cache holds exactly the prompt and the answer (no refused draft)
-                assert engine.llm.n_tokens == generation.prompt_tokens + \
-                    generation.completion_tokens
-                cached[draft].append(engine.llm.input_ids[: engine.llm.n_tokens].tolist())
+                # the KV cache holds the prompt and the answer and no refused draft; the
+                # fixed text that closes the answer is never evaluated (nothing follows it)
+                whole = generation.prompt_tokens + generation.completion_tokens
+                assert whole - generation.forced_tokens <= engine.llm.n_tokens < whole
+                cache = engine.llm.input_ids[: engine.llm.n_tokens].tolist()
+                assert cache[: generation.prompt_tokens] == engine.tokenize_prompt(job.messages)
+                cached[draft].append(cache)
                 figures[draft, text] = generation
         finally:
             engine.close()

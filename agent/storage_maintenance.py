@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import InvalidInputError
+from companion_memory.memory.errors import StoreCorruptError
 from companion_memory.storage.monitor import CleanResult, StorageLevel, StorageMonitor
 
 if TYPE_CHECKING:
@@ -80,29 +81,58 @@ def pause_intake_with_level(monitor: StorageMonitor, context: NotificationContex
 
 
 class StorageMaintenanceProcessor:
-    """Runs one monitor check per round; never has backlog, never calls a model."""
+    """Runs one monitor check per round; never has backlog, never calls a model.
+
+    With a `store`, a round after a call found the memory database malformed
+    (`MemoryStore.corruption_seen`) first re-derives the search index from the memories
+    (`MemoryStore.repair_index`: the index holds nothing they do not, so nothing is
+    lost). When SQLite's own integrity check fails, the index is not the damage: the
+    round reports `store_corrupt` and repairs nothing; the processors that write stay
+    backed off with their work pending, and `doctor` says what is wrong."""
 
     name = "storage"
 
-    def __init__(self, monitor: StorageMonitor) -> None:
+    def __init__(self, monitor: StorageMonitor, store: MemoryStore | None = None) -> None:
         self._monitor = monitor
+        self._store = store
+        self.store_problem: str | None = None
+        """Why the memory database cannot be used (content-free), or None."""
+
+    async def _mend_store(self, extra: dict[str, Any]) -> str | None:
+        store = self._store
+        if store is None or not store.corruption_seen:
+            return None
+        try:
+            result = await store.repair_index()
+        except StoreCorruptError as err:
+            self.store_problem = "the memory database fails SQLite's integrity check"
+            return err.code
+        extra["index_repaired"] = result.indexed
+        if not result.after.ok:
+            self.store_problem = "the search index is still damaged after a rebuild: " + \
+                ", ".join(result.after.problems)
+            return "store_corrupt"
+        self.store_problem = None
+        return None
 
     async def run_batch(self) -> BatchOutcome:
         started = time.perf_counter()
+        extra: dict[str, Any] = {}
+        store_error = await self._mend_store(extra)
         check = await self._monitor.check()
-        extra: dict[str, Any] = {
+        extra.update({
             "level": check.level.label,
             "level_changed": check.changed,
             "previous_level": check.previous.label,
             "degraded": check.degraded,
             "intake_allowed": check.intake_allowed,
             "cleaners": check.cleaners,
-        }
+        })
         report = ProcessorReport(
             processor=self.name,
             elapsed_s=time.perf_counter() - started,
             batches=1,
             extra=extra,
-            error="storage_probe_failed" if check.degraded else None,
+            error=store_error or ("storage_probe_failed" if check.degraded else None),
         )
         return BatchOutcome(report=report, backlog=False)

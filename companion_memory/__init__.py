@@ -28,7 +28,9 @@ from companion_memory.core.errors import (
 from companion_memory.device.config import Config, load_config, parse_config
 from companion_memory.device.errors import ConfigError, RootBusyError, RootError
 from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState, RuntimeStatus
+from companion_memory.memory.errors import StoreCorruptError
 from companion_memory.memory.records import Kind, MemoryRecord, Tier
+from companion_memory.memory.store import RepairResult, StoreHealth
 
 __all__ = [
     "Clock",
@@ -45,6 +47,7 @@ __all__ = [
     "MemoryRecord",
     "NotFoundError",
     "NotificationEvent",
+    "RepairResult",
     "RootBusyError",
     "RootError",
     "Runtime",
@@ -52,6 +55,8 @@ __all__ = [
     "RuntimeStatus",
     "StateError",
     "StorageFailureError",
+    "StoreCorruptError",
+    "StoreHealth",
     "SystemClock",
     "Tier",
     "UnavailableError",

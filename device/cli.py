@@ -80,6 +80,7 @@ COMMANDS: dict[str, str] = {
     "forget": "tombstone a memory as the owner's rejection",
     "export": "every live memory and tombstone as JSON Lines",
     "gaps": "the recorded gaps in notification intake",
+    "doctor": "check the memory database and its search index; --repair rebuilds the index",
     "episode": "record a completed episode from a JSON file (or - for stdin)",
     "config": "the effective configuration",
     "sweep": "the daily sweep: `sweep status` or `sweep reconcile`",
@@ -125,6 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("--reason", required=True, metavar="TEXT")
     add("export")
     add("gaps")
+    doctor = add("doctor")
+    doctor.add_argument("--repair", action="store_true",
+                        help="derive the search index again from the memories (none is lost), "
+                             "then check again")
     episode = add("episode")
     episode.add_argument("file", metavar="FILE", help="episode JSON file, or -")
     config = add("config")

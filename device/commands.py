@@ -1,8 +1,11 @@
-"""The data commands: config, feed, once, recall, forget, export, gaps, episode, sweep.
+"""The data commands: config, feed, once, recall, forget, export, gaps, doctor, episode,
+sweep.
 
 Commands that write (feed, once, episode, sweep reconcile) take the root lock, so
 they refuse to run beside a daemon on the same root; read commands (recall,
-export, gaps, sweep status) work beside it. Each prints text, or JSON with `--json`.
+export, gaps, doctor, sweep status) work beside it; `doctor --repair` writes only the
+search index, in one SQLite transaction, so it too may run beside the daemon. Each
+prints text, or JSON with `--json`.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from companion_memory.device.providers import provider_settings
 from companion_memory.device.reports import append_report, read_status
 from companion_memory.device.root import require_existing_root
 from companion_memory.memory.records import Tier
+from companion_memory.memory.store import StoreHealth
 from companion_memory.storage.fs import RealFileSystem
 
 if TYPE_CHECKING:
@@ -273,6 +277,54 @@ def cmd_export(inv: Invocation) -> int:
 
     print_jsonl(asyncio.run(body()))
     return 0
+
+
+def _health_dict(health: StoreHealth) -> dict[str, Any]:
+    structure = health.structure
+    return {
+        "ok": health.ok,
+        "problems": list(health.problems),
+        "database_ok": health.database_ok,
+        "active_memories": health.active_rows,
+        "indexed_memories": health.indexed_rows,
+        "index_levels": structure.levels if structure is not None else 0,
+        "index_segments": structure.segments if structure is not None else 0,
+    }
+
+
+def _say_health(label: str, health: dict[str, Any]) -> None:
+    state = "ok" if health["ok"] else "PROBLEMS: " + ", ".join(health["problems"])
+    say(f"{label}: {state}; database {'ok' if health['database_ok'] else 'corrupt'}; "
+        f"{health['indexed_memories']} of {health['active_memories']} live memories indexed; "
+        f"index {health['index_levels']} levels, {health['index_segments']} segments")
+
+
+def cmd_doctor(inv: Invocation) -> int:
+    """Check the store; with --repair rebuild the index and check again. Exit 0 when the
+    store ends healthy, 1 when a problem remains."""
+    repair = bool(inv.args.repair)
+
+    async def body() -> dict[str, Any]:
+        async with open_store(inv) as store:
+            before = await store.check()
+            if not repair:
+                return {"check": _health_dict(before)}
+            result = await store.repair_index()
+            return {"check": _health_dict(result.before), "repaired": result.indexed,
+                    "after": _health_dict(result.after)}
+
+    data = asyncio.run(body())
+    final = data.get("after", data["check"])
+    if inv.json:
+        print_json(data)
+    else:
+        _say_health("store", data["check"])
+        if "after" in data:
+            say(f"repaired: the index was rebuilt from {data['repaired']} memories")
+            _say_health("after repair", data["after"])
+        elif not final["ok"]:
+            say("run `companion-memory doctor --repair` to rebuild the search index")
+    return 0 if final["ok"] else 1
 
 
 def cmd_gaps(inv: Invocation) -> int:

@@ -290,6 +290,8 @@ def _print_status(data: dict[str, Any], have_snapshot: bool) -> None:
         say("memory: " + ", ".join(f"{k}={v}" for k, v in memory.items()))
     provider = data.get("provider") or {}
     say("provider: " + ", ".join(f"{k}={v}" for k, v in provider.items()))
+    if data.get("store_problem"):
+        say(f"store: {data['store_problem']} (see `companion-memory doctor`)")
     last = data.get("last_round")
     if last:
 

@@ -81,7 +81,13 @@ from companion_memory.memory.records import (
     SourceRef,
     Tier,
 )
-from companion_memory.memory.store import MemoryStore, RecallHit, SaveResult
+from companion_memory.memory.store import (
+    MemoryStore,
+    RecallHit,
+    RepairResult,
+    SaveResult,
+    StoreHealth,
+)
 from companion_memory.storage.fs import FileSystem, RealFileSystem
 from companion_memory.storage.monitor import (
     DiskProbe,
@@ -272,6 +278,7 @@ class Runtime:
         retention = s.retention()
         self._monitor.register(NotificationShardCleaner(self._context, self._clock, retention))
         self._monitor.register(TemporaryMemoryCleaner(self._store))
+        self._storage_step = StorageMaintenanceProcessor(self._monitor, self._store)
         self._monitor.register(ReportsCleaner(self._fs, self._root, self._clock, retention))
         pause_intake_with_level(self._monitor, self._context)
         self._recorder = EpisodeRecorder(
@@ -292,7 +299,7 @@ class Runtime:
             self._context, self._store, self._engine, clock=self._clock, settings=cfg.sweep,
         )
         self._processors: list[Processor] = [
-            StorageMaintenanceProcessor(self._monitor),
+            self._storage_step,
             episodes,
             notifications,
             self._sweep,
@@ -488,6 +495,21 @@ class Runtime:
         self._require_open()
         return await self._context.pending_count()
 
+    async def check_store(self, *, full: bool = True) -> StoreHealth:
+        """Check the memory database and its search index (SQLite's integrity check,
+        FTS5's, the index's structure and that it holds exactly the live memories);
+        changes nothing. `full=False` runs SQLite's quicker `quick_check`."""
+        self._require_open()
+        return await self._store.check(full=full)
+
+    async def repair_store(self) -> RepairResult:
+        """Derive the search index again from the memories (no memory is lost) and
+        check the result. A round does this by itself after a call found the index
+        malformed; this is the explicit form (`doctor --repair`). Raises
+        `StoreCorruptError` when SQLite's own integrity check fails."""
+        self._require_open()
+        return await self._store.repair_index()
+
     async def gaps(self) -> list[Gap]:
         """Every recorded gap in notification intake, oldest first (no content)."""
         self._require_open()
@@ -549,6 +571,14 @@ class Runtime:
         self._require_open()
         return dict(await self._sweep.reconcile())
 
+    def _store_problem(self) -> str | None:
+        if self._storage_step.store_problem is not None:
+            return self._storage_step.store_problem
+        if self._store.corruption_seen:
+            return "the memory database reported a malformed search index; the next " \
+                "round rebuilds it from the memories"
+        return None
+
     async def status(self) -> RuntimeStatus:
         """Counts, cursors, level, gaps, budgets and the last round (no content)."""
         self._require_open()
@@ -566,6 +596,7 @@ class Runtime:
             worker=self._worker.status(),
             provider=describe(self._provider),
             provider_problem=self._provider_problem,
+            store_problem=self._store_problem(),
             sweep=await self._sweep.status(),
             last_round=self._worker.last_report,
         )
@@ -592,6 +623,8 @@ class RuntimeStatus:
     provider: Mapping[str, Any]
     provider_problem: str | None
     """Why the configured model cannot be used (work stays pending), or None."""
+    store_problem: str | None
+    """Why the memory database cannot be used as it is (work stays pending), or None."""
     sweep: Mapping[str, Any]
     last_round: RoundReport | None
 
@@ -608,6 +641,7 @@ class RuntimeStatus:
             "provider": {**self.provider,
                          **({"unavailable": self.provider_problem}
                             if self.provider_problem else {})},
+            "store_problem": self.store_problem,
             "sweep": dict(self.sweep),
             "last_round": self.last_round.to_dict() if self.last_round is not None else None,
         }

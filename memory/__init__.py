@@ -6,6 +6,8 @@ from companion_memory.memory.errors import (
     MemoryInactiveError,
     StoreBusyError,
     StoreClosedError,
+    StoreCorruptError,
+    UnsupportedSqliteError,
 )
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents
 from companion_memory.memory.migrations import Migration
@@ -46,7 +48,9 @@ from companion_memory.memory.store import (
     CleanupStats,
     MemoryStore,
     RecallHit,
+    RepairResult,
     SaveResult,
+    StoreHealth,
 )
 
 __all__ = [
@@ -78,6 +82,7 @@ __all__ = [
     "Migration",
     "RecallHit",
     "RejectedContentError",
+    "RepairResult",
     "RevisionConflictError",
     "SaveResult",
     "SecretInStatementError",
@@ -86,7 +91,10 @@ __all__ = [
     "Status",
     "StoreBusyError",
     "StoreClosedError",
+    "StoreCorruptError",
+    "StoreHealth",
     "Tier",
+    "UnsupportedSqliteError",
     "apply_intents",
     "contains_secret",
     "find_secret",

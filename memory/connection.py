@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from companion_memory.memory.database import BUSY_TIMEOUT_MS, StoreDiskFullError, is_disk_full
-from companion_memory.memory.errors import StoreBusyError, StoreClosedError
+from companion_memory.memory.errors import StoreBusyError, StoreClosedError, StoreCorruptError
 
 T = TypeVar("T")
 
@@ -44,6 +44,14 @@ def _resolve(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
+def is_corrupt(exc: BaseException) -> bool:
+    """True for SQLite's SQLITE_CORRUPT (any extended code: CORRUPT_VTAB is the index's)
+    and SQLITE_NOTADB."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.DatabaseError) and isinstance(code, int) and \
+        code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
 def _is_busy(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and getattr(
         exc, "sqlite_errorcode", None
@@ -60,6 +68,8 @@ class SqliteThread:
         self._conn: sqlite3.Connection | None = None
         self._closed = False
         self._started = False
+        self.corruption_seen = False
+        """Set when a job failed with a malformed-database error (`StoreCorruptError`)."""
 
     async def start(self) -> None:
         """Start the thread and open the connection on it; raises what the opener raised."""
@@ -101,6 +111,14 @@ class SqliteThread:
                     full = StoreDiskFullError("the memory database")
                     full.__cause__ = exc
                     exc = full
+                elif is_corrupt(exc):
+                    self.corruption_seen = True
+                    what = "its search index" if getattr(
+                        exc, "sqlite_errorcode", None) == sqlite3.SQLITE_CORRUPT_VTAB \
+                        else "its contents"
+                    corrupt = StoreCorruptError(what)
+                    corrupt.__cause__ = exc
+                    exc = corrupt
                 with contextlib.suppress(RuntimeError):  # the loop is gone; nobody waits
                     job.loop.call_soon_threadsafe(_resolve, job.future, False, exc)
             else:

@@ -14,6 +14,8 @@ transactions/s measured on this class of machine), far above what the processors
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 import sqlite3
 import stat
@@ -22,12 +24,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion_memory.core.errors import InvalidInputError, StorageFailureError
-from companion_memory.memory.errors import DatabaseRefusedError
+from companion_memory.memory import fts_index
+from companion_memory.memory.errors import DatabaseRefusedError, UnsupportedSqliteError
 from companion_memory.memory.migrations import Migration, all_migrations, applied_stamp
 from companion_memory.memory.records import MemoryStoreError
 from companion_memory.memory.rejections import register as register_rejections
 from companion_memory.memory.schema import APPLICATION_ID, MIGRATIONS_TABLE
 from companion_memory.memory.search_text import register as register_search_text
+
+_log = logging.getLogger(__name__)
+
+MIN_SQLITE = (3, 40, 0)
+"""The oldest SQLite this release supports: the oldest the test suite and the year-long
+soak run on (3.40.1, Debian 12's). FTS5 must be compiled in."""
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a writer waits for another process's write lock before StoreBusyError."""
@@ -209,6 +218,62 @@ def _pending(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migr
     return [m for m in migrations if applied.isdisjoint(m.recorded_names)]
 
 
+@functools.cache
+def _linked_fts5() -> bool:
+    probe = sqlite3.connect(":memory:")
+    try:
+        return any(row[0] == "ENABLE_FTS5" for row in probe.execute("PRAGMA compile_options"))
+    finally:
+        probe.close()
+
+
+def check_sqlite(version: tuple[int, int, int] | None = None,
+                 has_fts5: bool | None = None) -> None:
+    """Refuse an SQLite older than `MIN_SQLITE` or without FTS5 (`UnsupportedSqliteError`,
+    before any file is opened); the arguments stand in for the linked library's."""
+    found = version or sqlite3.sqlite_version_info
+    needed = ".".join(map(str, MIN_SQLITE)) + " or newer with FTS5"
+    if found < MIN_SQLITE:
+        raise UnsupportedSqliteError(".".join(map(str, found)), needed)
+    if not (_linked_fts5() if has_fts5 is None else has_fts5):
+        raise UnsupportedSqliteError(".".join(map(str, found)) + " without FTS5", needed)
+
+
+def _unblock_index(conn: sqlite3.Connection) -> None:
+    """Before migrations that replace the index: an index FTS5 refuses to open (a
+    structure record grown by repeated 'optimize' in releases before 0008) could not even
+    be dropped, so its structure record is reset first (`fts_index.reset_structure`)."""
+    if fts_index.readable(conn):
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if not fts_index.readable(conn):
+            fts_index.reset_structure(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    _log.warning("memory index unreadable at open: structure reset before migrating")
+
+
+def _repair_unreadable_index(conn: sqlite3.Connection) -> None:
+    """An index that cannot be opened or searched is derived again from the memories
+    (`fts_index.repair`): it holds nothing they do not, so nothing is lost."""
+    if fts_index.readable(conn):
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        rows = fts_index.repair(conn) if not fts_index.readable(conn) else None
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    if rows is not None:
+        _log.warning("memory index unreadable at open: rebuilt from %d memories", rows)
+
+
 def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """Open (creating if needed) and migrate the memory database at `path`.
 
@@ -217,6 +282,7 @@ def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """
     file = Path(path)
     known = all_migrations()
+    check_sqlite()
     _inspect_file(file)
     conn = sqlite3.connect(str(file), isolation_level=None, check_same_thread=True)
     register_search_text(conn)  # the FTS triggers call it
@@ -233,8 +299,10 @@ def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
         # Freed space is zeroed: a forgotten memory's text must not survive in free pages.
         conn.execute("PRAGMA secure_delete = ON")
         if pending:
+            _unblock_index(conn)
             _apply_migrations(conn, pending)
             _check_identity(conn, str(file), known)
+        _repair_unreadable_index(conn)
     except sqlite3.Error as exc:
         conn.close()
         if is_disk_full(exc):

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from companion_memory.core.errors import ConflictError, InvalidInputError, StateError
+from companion_memory.core.errors import (
+    ConflictError,
+    InvalidInputError,
+    StateError,
+    StorageFailureError,
+    UnavailableError,
+)
 from companion_memory.memory.records import MemoryStoreError
 
 
@@ -64,4 +70,37 @@ class StoreBusyError(MemoryStoreError, ConflictError):
         super().__init__(
             f"the memory database stayed locked by another writer for {timeout_ms} ms; "
             "retry later"
+        )
+
+
+class StoreCorruptError(MemoryStoreError, StorageFailureError):
+    """SQLite reported the database, or its full-text index, as malformed.
+
+    Nothing was written by the failed call. When SQLite's own integrity check passes,
+    only the full-text index is damaged: it holds nothing the memories do not, and
+    `MemoryStore.repair_index()` (the `doctor --repair` command) derives it again
+    without losing any memory (`MemoryStore.check()` tells which)."""
+
+    code = "store_corrupt"
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(
+            f"the memory database reports {what} as malformed; run `companion-memory "
+            "doctor` to check it and `doctor --repair` to rebuild the search index from "
+            "the memories"
+        )
+
+
+class UnsupportedSqliteError(MemoryStoreError, UnavailableError):
+    """Python's sqlite3 is linked to an SQLite this release does not support (too old,
+    or built without FTS5). Nothing was opened or written."""
+
+    code = "sqlite_unsupported"
+
+    def __init__(self, found: str, needed: str) -> None:
+        self.found = found
+        super().__init__(
+            f"Python's sqlite3 module uses SQLite {found}; companion-memory needs {needed}; "
+            "use a Python linked to a newer SQLite (Debian 12 and later ship 3.40+)"
         )

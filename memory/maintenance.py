@@ -6,6 +6,7 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
+from companion_memory.memory import fts_index
 from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, from_us, record_from_row, to_us
 
@@ -111,14 +112,16 @@ def database_bytes(conn: sqlite3.Connection) -> int:
 
 
 def compact(conn: sqlite3.Connection) -> None:
-    """Merge the FTS index (dropping deleted entries) and return free pages to the file.
+    """Merge the FTS index a bounded step (`fts_index.merge`: deleted entries of the
+    merged segments are dropped) and return free pages to the file.
 
-    Runs outside a transaction, after a cleanup that removed rows. The FTS5
-    'optimize' rewrites the index, so its cost grows with the live record count.
+    Runs outside a transaction, after a cleanup that removed rows. Never FTS5
+    'optimize': each call adds a level to the index's structure, which FTS5 refuses as
+    corrupt past 2,000 levels (`memory.fts_index`).
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+        fts_index.merge(conn)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:

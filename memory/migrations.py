@@ -69,6 +69,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               former_names=("episode_ledger_0001_create",)),
     Migration("0007_sweep_ledger_create", sweep_ledger.DDL,
               former_names=("sweep_0001_ledger",)),
+    Migration("0008_memory_fts_own_content", schema.FTS_OWN_CONTENT),
 )
 """Every migration, in the order they run on a new file."""
 

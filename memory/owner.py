@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from companion_memory.memory import episode_ledger, rejections, sweep_ledger
+from companion_memory.memory import episode_ledger, fts_index, rejections, sweep_ledger
 from companion_memory.memory.errors import EmptyQueryError
 from companion_memory.memory.recall import query_terms, search, token_similarity
 from companion_memory.memory.records import (
@@ -101,7 +101,7 @@ def forget(
     detail; the rejection keeps the fingerprint and the gist; the reason is redacted.
     Every other copy in the store is scrubbed: the memory's secret values in other
     memories, and its text and secret values in staged model outputs
-    (`scrub_copies`). The FTS index is merged so no segment keeps the old words;
+    (`scrub_copies`). The FTS index is rebuilt so no segment keeps the old words;
     the caller then zeroes freed pages out of the file (`maintenance.purge_freed`).
     """
     record = fetch_record(conn, memory_id)
@@ -137,7 +137,7 @@ def forget(
              now_us),
         )
     scrub_copies(conn, memory_id, record.text, detail, now_us)
-    conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+    fts_index.rebuild(conn)
     updated = fetch_record(conn, memory_id)
     assert updated is not None
     return updated

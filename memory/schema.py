@@ -231,3 +231,51 @@ fingerprint with its secrets redacted before hashing, the text a gist with secre
 redacted and code-like tokens masked, the reason is redacted. The forgotten memories'
 own rows keep only the gist (no search-only detail), and the FTS index is merged so
 that no segment still holds their words."""
+
+FTS_TABLE = """
+CREATE VIRTUAL TABLE memories_fts USING fts5 (
+    text,
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
+"""
+"""The index with its own content (the documents as indexed) and its vocabulary view;
+also what `memory.fts_index.repair` creates again."""
+
+FTS_FILL = """
+INSERT INTO memories_fts (rowid, text)
+    SELECT rowid, cm_search_doc(text, detail) FROM memories WHERE status = 'active';
+"""
+"""Index every active memory (`cm_search_doc` is registered on every connection)."""
+
+FTS_OWN_CONTENT = """
+DROP TRIGGER memories_fts_insert;
+DROP TRIGGER memories_fts_delete;
+DROP TRIGGER memories_fts_update;
+DROP TABLE memories_vocab;
+DROP TABLE memories_fts;
+""" + FTS_TABLE + """
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories
+WHEN new.status = 'active'
+BEGIN
+    INSERT INTO memories_fts (rowid, text)
+        VALUES (new.rowid, cm_search_doc(new.text, new.detail));
+END;
+
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories
+BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.rowid;
+END;
+
+CREATE TRIGGER memories_fts_update AFTER UPDATE OF text, detail, status ON memories
+BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.rowid;
+    INSERT INTO memories_fts (rowid, text)
+        SELECT new.rowid, cm_search_doc(new.text, new.detail) WHERE new.status = 'active';
+END;
+""" + FTS_FILL
+"""The index keeps its own copy of each document as indexed (`memory.fts_index`): a
+delete removes a row by rowid and FTS5 tokenizes what it stored, instead of the
+external-content 'delete' that needed the very tokens of the insert recomputed by
+`cm_search_doc`. The new table is filled from the active memories, which also replaces
+a structure record grown by repeated 'optimize' (the failure after ~2,000 rounds)."""

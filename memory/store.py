@@ -24,10 +24,11 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.memory import maintenance, owner
+from companion_memory.memory import fts_index, maintenance, owner
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
-from companion_memory.memory.errors import EmptyQueryError
+from companion_memory.memory.errors import EmptyQueryError, StoreCorruptError
+from companion_memory.memory.fts_index import StoreHealth
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
 from companion_memory.memory.recall import (
     NEWER_WITHIN,
@@ -80,7 +81,9 @@ __all__ = [
     "CursorAdvance",
     "MemoryStore",
     "RecallHit",
+    "RepairResult",
     "SaveResult",
+    "StoreHealth",
 ]
 
 
@@ -107,6 +110,16 @@ class BatchContext:
 class SaveResult:
     record: MemoryRecord
     created: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RepairResult:
+    """What `MemoryStore.repair_index` did: the rows indexed, and the checks before
+    and after."""
+
+    indexed: int
+    before: StoreHealth
+    after: StoreHealth
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,6 +526,59 @@ class MemoryStore:
 
         self._writes += 1
         return await self._worker.run(job)
+
+    @property
+    def corruption_seen(self) -> bool:
+        """A call failed with `StoreCorruptError` since the store opened or was repaired."""
+        return self._worker.corruption_seen
+
+    async def check(self, *, full: bool = True) -> StoreHealth:
+        """Check the database (`PRAGMA integrity_check`, or `quick_check` when not
+        `full`) and the full-text index (FTS5's integrity check, its structure, that it
+        indexes exactly the active memories); changes nothing (`memory.fts_index`)."""
+
+        def job(conn: sqlite3.Connection) -> StoreHealth:
+            conn.execute("BEGIN IMMEDIATE")  # FTS5's check is an INSERT; nothing is kept
+            try:
+                return fts_index.check(conn, full=full)
+            finally:
+                conn.execute("ROLLBACK")
+
+        return await self._worker.run(job)
+
+    async def repair_index(self) -> RepairResult:
+        """Derive the full-text index again from the memories, whatever state it is in,
+        and check the result; loses no memory. Refuses (`StoreCorruptError`) when the
+        database itself fails SQLite's integrity check: that is not the index's damage
+        and rebuilding the index would not mend it."""
+
+        def job(conn: sqlite3.Connection) -> RepairResult:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                before = fts_index.check(conn)
+                if not before.database_ok:
+                    raise StoreCorruptError("its contents (SQLite's integrity check)")
+                rows = fts_index.repair(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                after = fts_index.check(conn)
+            finally:
+                conn.execute("ROLLBACK")
+            maintenance.purge_freed(conn)
+            return RepairResult(indexed=rows, before=before, after=after)
+
+        self._writes += 1
+        result = await self._worker.run(job)
+        self._recall_cache = RecallCache()
+        self._dfs = DocFreqCache()
+        if result.after.ok:
+            self._worker.corruption_seen = False
+        return result
 
     async def stats(self) -> dict[str, int]:
         now = self.now()

@@ -8,11 +8,13 @@ with ids derived from (scenario, source context ids) -> `commit_processed`, whic
 applies the intents and advances the memory cursor in one store transaction
 (with `StoreMemoryCursor`).
 
-Failures leave the cursor in place. An invalid answer, a model output error or a
-store error counts an attempt (persisted in the store, table
+Failures leave the cursor in place. An invalid answer, a model output error or an
+intent the store refuses counts an attempt (persisted in the store, table
 `notification_attempts`); after `retry_budget` attempts the batch becomes a
-"poison_batch" gap and intake moves on. A missing model or an exhausted budget
-counts no attempt: the work stays visibly pending. Cancellation (a foreground
+"poison_batch" gap and intake moves on. A missing model, an exhausted budget, and a
+failure of the store or the disk itself (`StorageFailureError`: disk full, a malformed
+database or index; any raw SQLite error) count no attempt: the work stays visibly
+pending, the report carries the code, and nothing is skipped. Cancellation (a foreground
 start) at any await commits nothing for the batch and counts no attempt.
 Logs carry ids, counts and codes only.
 """
@@ -61,7 +63,11 @@ from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.agent.worker import WorkerSettings
 from companion_memory.ble.events import EventKind, format_rfc3339
 from companion_memory.core.clock import Clock
-from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
+from companion_memory.core.errors import (
+    CompanionMemoryError,
+    InvalidInputError,
+    StorageFailureError,
+)
 from companion_memory.core.settings import check_setting
 from companion_memory.memory.recall import query_terms
 from companion_memory.memory.records import (
@@ -239,7 +245,14 @@ class NotificationProcessor:
             outcome = report.error = exc.code  # no attempt: visible pending work
         except BatchNotContiguousError as exc:
             outcome = report.error = exc.code
-        except Exception as exc:  # model output/timeout, store, storage, unexpected errors
+        except (StorageFailureError, sqlite3.Error) as exc:
+            # The store or the disk failed, not this batch: retrying it cannot help and a
+            # gap would lose it from memory for good. The batch stays pending, no attempt
+            # is counted, and the worker backs the processor off; status shows the code.
+            outcome = report.error = exc.code if isinstance(exc, CompanionMemoryError) \
+                else f"store_{type(exc).__name__}"[:64]
+            report.extra["store_failures"] = 1
+        except Exception as exc:  # model output/timeout, invalid intents, unexpected errors
             outcome = exc.code if isinstance(exc, CompanionMemoryError) else \
                 f"unexpected_{type(exc).__name__}"[:64]
             await self._fail(batch, outcome, report)

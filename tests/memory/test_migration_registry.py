@@ -83,10 +83,20 @@ def _snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
 
 
 async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: Path) -> None:
+    """Its rows and records stay as they were; it gains only the migrations added after
+    the rename (the index with its own content, 0008), once."""
     path = tmp_path / "memory.db"
     await asyncio.to_thread(_old_database, path, RECORDED_BEFORE_THE_RENAME)
     before = await asyncio.to_thread(_snapshot, path)
     assert [name for name, _ in before["recorded"]] == sorted(RECORDED_BEFORE_THE_RENAME)
+    store = await MemoryStore.open(path)
+    await store.close()
+    after_first = await asyncio.to_thread(_snapshot, path)
+    added = [n for n, _ in after_first["recorded"] if n not in RECORDED_BEFORE_THE_RENAME]
+    assert added == ["0008_memory_fts_own_content"]
+    for key in ("memories", "episodes", "cursor"):
+        assert after_first[key] == before[key]
+    assert [r for r in after_first["recorded"] if r[0] != added[0]] == before["recorded"]
     for _ in range(2):
         store = await MemoryStore.open(path)
         try:
@@ -96,7 +106,7 @@ async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: P
             assert row is not None and row.state is ledger.EpisodeState.PENDING
         finally:
             await store.close()
-    assert await asyncio.to_thread(_snapshot, path) == before
+    assert await asyncio.to_thread(_snapshot, path) == after_first
 
 
 def test_a_database_from_before_0003_gets_only_the_missing_migrations(tmp_path: Path) -> None:
@@ -108,7 +118,8 @@ def test_a_database_from_before_0003_gets_only_the_missing_migrations(tmp_path: 
     names = [str(n) for n, _ in _snapshot(path)["recorded"]]
     assert sorted(names) == sorted([*recorded, "0003_memory_search_text",
                                     "0004_memory_detail_stems",
-                                    "0005_memory_rejection_fingerprints"])
+                                    "0005_memory_rejection_fingerprints",
+                                    "0008_memory_fts_own_content"])
 
 
 def test_a_new_database_records_the_registry_names(tmp_path: Path) -> None:
@@ -125,7 +136,7 @@ def test_the_registry_follows_its_naming_rule() -> None:
     assert [m.name[:4] for m in MIGRATIONS] == [f"{i:04d}" for i in range(1, len(MIGRATIONS) + 1)]
     assert [m.name for m in of_area("episode_ledger")] == ["0006_episode_ledger_create"]
     assert [m.name for m in of_area("sweep_ledger")] == ["0007_sweep_ledger_create"]
-    assert len(of_area("memory")) == 5
+    assert len(of_area("memory")) == 6
     with pytest.raises(InvalidInputError, match="unknown migration area 'attic'; known: memory"):
         of_area("attic")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import orjson
@@ -305,3 +306,34 @@ async def test_a_round_report_counts_model_seconds(tmp_path: Path) -> None:
     assert report.model_calls == 1 and report.applied == 2
     assert report.model_s > 0 and report.prompt_tokens > 0
     assert report.to_dict()["model_s"] == round(report.model_s, 6)
+
+
+async def test_a_malformed_store_keeps_the_batch_pending_without_attempts(
+    tmp_path: Path,
+) -> None:
+    """A store failure is not the batch's fault: however many rounds fail on it, no
+    attempt is counted, no batch is skipped as a gap, and the batch is committed once the
+    store's index is repaired."""
+    async with pipeline(tmp_path, retry_budget=2) as p:
+        p.publish(event("Dinner on Friday at 7 at the Greek place?", key="k-dinner"))
+        await seed_memory(p.store, "Dinner plans with Anna at the Greek place")
+
+        def damage(conn: sqlite3.Connection) -> None:
+            block = conn.execute(
+                "SELECT block FROM memories_fts_data WHERE id = 10").fetchone()[0]
+            conn.execute("UPDATE memories_fts_data SET block = ? WHERE id = 10",
+                         (bytes(block[:4]) + b"\x90\x34" + bytes(block[5:]),))
+
+        await p.store.transaction(damage)
+        for _ in range(4):  # twice the retry budget
+            report = (await p.processor.run_batch()).report
+            assert report.error == "store_corrupt"
+            assert report.gaps == 0 and report.pending == 1
+        assert await p.processor.attempts(1) == 0
+        assert await p.context.gaps() == [] and p.context.memory_cursor == 0
+        assert p.store.corruption_seen
+        repaired = await p.store.repair_index()
+        assert repaired.after.ok
+        report = (await p.processor.run_batch()).report
+        assert report.error is None and report.applied == 1 and report.pending == 0
+        assert p.context.memory_cursor == 1

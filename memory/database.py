@@ -239,39 +239,29 @@ def check_sqlite(version: tuple[int, int, int] | None = None,
         raise UnsupportedSqliteError(".".join(map(str, found)) + " without FTS5", needed)
 
 
-def _unblock_index(conn: sqlite3.Connection) -> None:
-    """Before migrations that replace the index: an index FTS5 refuses to open (a
-    structure record grown by repeated 'optimize' in releases before 0008) could not even
-    be dropped, so its structure record is reset first (`fts_index.reset_structure`)."""
+def _mend_index(conn: sqlite3.Connection, before_migrations: bool) -> None:
+    """An index that cannot be opened or searched (a structure record grown by repeated
+    'optimize' in releases before 0008) is mended in one write transaction. Before
+    migrations, which replace the index, its structure record is only reset so that it
+    can be dropped (`fts_index.reset_structure`); after them the index is derived again
+    from the memories (`fts_index.repair`): it holds nothing they do not."""
     if fts_index.readable(conn):
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if not fts_index.readable(conn):
+        mended = not fts_index.readable(conn)  # another opener may have mended it
+        if mended and before_migrations:
             fts_index.reset_structure(conn)
+        elif mended:
+            fts_index.repair(conn)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    _log.warning("memory index unreadable at open: structure reset before migrating")
-
-
-def _repair_unreadable_index(conn: sqlite3.Connection) -> None:
-    """An index that cannot be opened or searched is derived again from the memories
-    (`fts_index.repair`): it holds nothing they do not, so nothing is lost."""
-    if fts_index.readable(conn):
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        rows = fts_index.repair(conn) if not fts_index.readable(conn) else None
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    if rows is not None:
-        _log.warning("memory index unreadable at open: rebuilt from %d memories", rows)
+    if mended:
+        _log.warning("memory index unreadable at open: %s", "structure reset before "
+                     "migrating" if before_migrations else "rebuilt from the memories")
 
 
 def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
@@ -299,10 +289,10 @@ def open_database(path: str | os.PathLike[str]) -> sqlite3.Connection:
         # Freed space is zeroed: a forgotten memory's text must not survive in free pages.
         conn.execute("PRAGMA secure_delete = ON")
         if pending:
-            _unblock_index(conn)
+            _mend_index(conn, before_migrations=True)
             _apply_migrations(conn, pending)
             _check_identity(conn, str(file), known)
-        _repair_unreadable_index(conn)
+        _mend_index(conn, before_migrations=False)
     except sqlite3.Error as exc:
         conn.close()
         if is_disk_full(exc):

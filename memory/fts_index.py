@@ -76,7 +76,8 @@ class StoreHealth:
         return bool(self.problems) and self.database_ok
 
 
-def _varint(blob: bytes, pos: int) -> tuple[int, int]:
+def varint(blob: bytes, pos: int) -> tuple[int, int]:
+    """SQLite's big-endian varint at `pos` of an FTS5 record, and the position after it."""
     value = 0
     for i in range(8):
         byte = blob[pos + i]
@@ -100,9 +101,9 @@ def read_structure(conn: sqlite3.Connection) -> IndexStructure | None:
     if blob[pos : pos + 4] == _STRUCTURE_V2:
         pos += 4
     try:
-        levels, pos = _varint(blob, pos)
-        segments, pos = _varint(blob, pos)
-        counter, _ = _varint(blob, pos)
+        levels, pos = varint(blob, pos)
+        segments, pos = varint(blob, pos)
+        counter, _ = varint(blob, pos)
     except IndexError as err:
         raise ValueError("the FTS5 structure record is truncated") from err
     return IndexStructure(levels, segments, counter)

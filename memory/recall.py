@@ -19,6 +19,7 @@ from collections.abc import Collection, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from companion_memory.memory.errors import EmptyQueryError
+from companion_memory.memory.fts_index import varint
 from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, record_from_row
 from companion_memory.memory.search_text import (
@@ -94,23 +95,12 @@ BM25_B = 0.75
 """FTS5's built-in bm25() constants; the pruning bound below depends on k1."""
 
 
-def _varint(blob: bytes, pos: int) -> tuple[int, int]:
-    """SQLite's big-endian varint at `pos` (FTS5 uses it in its averages record)."""
-    value = 0
-    for i in range(8):
-        byte = blob[pos + i]
-        value = (value << 7) | (byte & 0x7F)
-        if byte < 0x80:
-            return value, pos + i + 1
-    return (value << 8) | blob[pos + 8], pos + 9
-
-
 def _indexed_rows(conn: sqlite3.Connection) -> int:
     """Rows in the FTS5 index (the N of BM25's idf), from its averages record."""
     row = conn.execute("SELECT block FROM memories_fts_data WHERE id = 1").fetchone()
     if row is None or not row[0]:
         return 0
-    return _varint(bytes(row[0]), 0)[0]
+    return varint(bytes(row[0]), 0)[0]
 
 
 def term_bound(n_docs: int, doc_freq: int) -> float:

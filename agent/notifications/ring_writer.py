@@ -150,6 +150,11 @@ class RingWriter:
         return self._state
 
     @property
+    def alive(self) -> bool:
+        """Whether the owned task runs (False before start, after stop or if it died)."""
+        return self._task is not None and not self._task.done()
+
+    @property
     def loss_window_s(self) -> float:
         return self._loss_window
 
@@ -182,9 +187,11 @@ class RingWriter:
         task = self._task
         if task is not None:
             await asyncio.wait({task})
-            if not task.cancelled() and task.exception() is not None:
-                self._log.error("ring writer task ended with %s",
-                                _error_code(task.exception()))  # type: ignore[arg-type]
+            error = None if task.cancelled() else task.exception()
+            if error is not None and not isinstance(error, Exception):
+                raise error  # the process is going down (SystemExit, a simulated power cut)
+            if error is not None:
+                self._log.error("ring writer task ended with %s", _error_code(error))
         if flush and was_running:
             try:
                 await self.flush()

@@ -138,6 +138,7 @@ class RingWriter:
         self._first_unwritten_at: float | None = None
         self._retry_at = float("-inf")
         self._backoff = self._loss_window
+        self._commit_now = False
         self.totals = FlushTotals()
         """Everything the writer persisted since it was made (every flush together)."""
         self._failures = 0
@@ -224,9 +225,11 @@ class RingWriter:
             self._signal.set()
 
     def poke(self) -> None:
-        """Something that blocked intake changed (a storage level recovered): retry now."""
+        """Something that blocked intake changed (a storage level recovered): commit
+        what waits now, without waiting for a back-off or the commit delay."""
         self._retry_at = float("-inf")
         self._backoff = self._loss_window
+        self._commit_now = True
         if self._loop is not None and threading.get_ident() != self._loop_thread:
             if not self._loop.is_closed():
                 self._loop.call_soon_threadsafe(self._signal.set)
@@ -263,7 +266,7 @@ class RingWriter:
         if self._first_unwritten_at is None:
             self._first_unwritten_at = self._clock.monotonic()
         due = self._first_unwritten_at + self._delay
-        if unwritten >= self._high_water:
+        if unwritten >= self._high_water or self._commit_now:
             due = self._clock.monotonic()
         return max(due, self._retry_at)
 
@@ -284,6 +287,7 @@ class RingWriter:
     async def _commit(self) -> bool:
         """One group commit; False when the context is gone (the task ends)."""
         started = self._clock.monotonic()
+        self._commit_now = False
         try:
             result = await self.flush()
         except ContextClosedError:

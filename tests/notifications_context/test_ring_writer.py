@@ -26,6 +26,11 @@ from companion_memory.storage.fs import RealFileSystem
 from companion_memory.storage.jsonl_log import decode_line
 from tests.notifications_context.helpers import T0, event
 
+# Parsed at import: checking the zone reads tz files, which is blocking I/O.
+DEFAULTS = parse_config({})
+FAST = parse_config({"intake": {"loss_window_s": 0.2}})
+SLOW = parse_config({"intake": {"loss_window_s": 60.0}})
+
 WAIT_LIMIT_S = 60.0
 """How long a test waits for what the writer must do before it fails: far beyond the
 loss window, so a loaded machine cannot fail it, while a writer that never commits
@@ -226,8 +231,7 @@ def shard_keys(root: Path) -> list[str]:
 async def test_with_the_agent_in_the_foreground_every_notification_reaches_the_disk(
     tmp_path: Path,
 ) -> None:
-    config = parse_config({"intake": {"loss_window_s": 0.2}})
-    async with Runtime(config, root=tmp_path) as runtime:
+    async with Runtime(FAST, root=tmp_path) as runtime:
         with runtime.foreground():
             for i in range(30):  # 30 notifications over about 0.3 s while the agent works
                 runtime.publish(event(i))
@@ -239,7 +243,12 @@ async def test_with_the_agent_in_the_foreground_every_notification_reaches_the_d
                     break
                 await asyncio.sleep(0.05)
             assert sorted(keys) == sorted(f"k{i}" for i in range(30))
-            status = await runtime.status()
+            await wait_until(lambda: runtime.ring.statistics().published == 30, "publish")
+            for _ in range(int(WAIT_LIMIT_S / 0.01)):
+                status = await runtime.status()
+                if status.intake["written_persisted"] == 30:  # the commit has returned
+                    break
+                await asyncio.sleep(0.01)
             # no idle window ran (the agent was busy the whole time): the writer did it
             assert runtime.rounds == 0 and status.worker["foreground"]
             assert status.intake["in_ring"] == 0 and status.intake["written_persisted"] == 30
@@ -247,7 +256,7 @@ async def test_with_the_agent_in_the_foreground_every_notification_reaches_the_d
 
 
 async def test_a_burst_of_3000_at_about_a_kilohertz_loses_nothing(tmp_path: Path) -> None:
-    async with Runtime(parse_config({}), root=tmp_path) as runtime:
+    async with Runtime(DEFAULTS, root=tmp_path) as runtime:
         with runtime.foreground():
             published = 0
             while published < 3000:  # ten every 10 ms, as fast as a phone can send
@@ -259,10 +268,11 @@ async def test_a_burst_of_3000_at_about_a_kilohertz_loses_nothing(tmp_path: Path
                 lambda: runtime.ring.statistics().last_seq == 3000, "3000 published")
             for _ in range(int(WAIT_LIMIT_S / 0.05)):
                 status = await runtime.status()
-                if status.intake["in_ring"] == 0:
+                if status.intake["written_persisted"] == 3000:
                     break
                 await asyncio.sleep(0.05)
             assert status.intake["written_persisted"] == 3000
+            assert status.intake["in_ring"] == 0
             assert status.intake["written_lost"] == 0 and await runtime.gaps() == []
             assert runtime.rounds == 0
         keys = await asyncio.to_thread(shard_keys, tmp_path)
@@ -270,8 +280,7 @@ async def test_a_burst_of_3000_at_about_a_kilohertz_loses_nothing(tmp_path: Path
 
 
 async def test_closing_the_runtime_flushes_what_waits(tmp_path: Path) -> None:
-    config = parse_config({"intake": {"loss_window_s": 60.0}})
-    async with Runtime(config, root=tmp_path, start_worker=False) as runtime:
+    async with Runtime(SLOW, root=tmp_path, start_worker=False) as runtime:
         for i in range(7):
             runtime.publish(event(i))
         status = await runtime.status()

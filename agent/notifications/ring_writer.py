@@ -208,9 +208,7 @@ class RingWriter:
     @property
     def unwritten(self) -> int:
         """Ring entries published after the last durable one (still only in RAM)."""
-        source = self._context.source_cursor
-        after = source.ring_seq if source.ring_generation == self._ring.generation else 0
-        return max(0, self._ring.last_seq - after)
+        return max(0, self._ring.last_seq - self._durable_seq())
 
     def _on_publish(self) -> None:
         """Ring listener: cheap, never blocks; called after every accepted publish."""
@@ -245,6 +243,10 @@ class RingWriter:
         moved). With intake paused it persists nothing and says `paused`."""
         async with self._flush_lock:
             done = FlushTotals()
+            # What was published by now, and no more: events arriving during the commit
+            # wait for the next one (chasing them would cut a steady stream into one
+            # small commit per fsync).
+            target = self._ring.last_seq
             while True:
                 result = await self._context.consume(self._limit)
                 done.add(result)
@@ -253,9 +255,13 @@ class RingWriter:
                     break
                 if not (result.persisted or result.lost or result.duplicates):
                     break
-                if not self.unwritten:
+                if self._durable_seq() >= target:
                     break
             return done
+
+    def _durable_seq(self) -> int:
+        source = self._context.source_cursor
+        return source.ring_seq if source.ring_generation == self._ring.generation else 0
 
     def _due(self) -> float | None:
         """When the next commit is due (monotonic), or None when nothing waits."""

@@ -1,8 +1,8 @@
 """The large power-loss / EIO / ENOSPC sweep over every I/O step of the intake workload.
 
 The workload ends with intake through the `RingWriter` (its commits are crash
-points like every other step). The normal test suite runs the same simulator (tests/notifications_context/powerloss.py)
-with 6 images per step and a crash during recovery at every second step; this
+points like every other step). The normal test suite runs the same simulator
+(tests/notifications_context/powerloss.py) with 6 images per step and a crash during recovery at every second step; this
 script runs more images, a nested crash at every step and several seeds, and
 prints how many disk images were checked. Exits 1 at the first invariant violation.
 

@@ -3,8 +3,9 @@
 The workload ends with intake through the `RingWriter` (its commits are crash
 points like every other step). The normal test suite runs the same simulator
 (tests/notifications_context/powerloss.py) with 6 images per step and a crash
-during recovery at every second step; this script runs more images, a nested crash at every step and several seeds, and
-prints how many disk images were checked. Exits 1 at the first invariant violation.
+during recovery at every second step; this script runs more images, a nested
+crash at every step and several seeds, and prints how many disk images were
+checked. Exits 1 at the first invariant violation.
 
     .venv/bin/python bench/crash_sweep.py --images 16 --seeds 3
 """

@@ -1,10 +1,13 @@
 """`MemoryWorker`: one owned asyncio task that runs processors in idle windows.
 
-The worker knows no scenario. It keeps an idle countdown: a window opens once
-`idle_delay` seconds have passed since the later of the last activity (a ring
-publish calling `wake()`, or `foreground_ended()`) and the end of the previous
-window. Inside a window it calls `run_batch()` on every registered processor,
-serially and in registration order, repeating a processor while it reports a
+The worker knows no scenario. It keeps an idle countdown of the agent's idleness:
+a window opens once `idle_delay` seconds have passed since the later of the last
+foreground activity (`foreground_ended()`, or the worker's start) and the end of
+the previous window. New work (a ring publish, a recorded episode) does not move
+the countdown: persisting notifications is the `RingWriter`'s job and happens on
+arrival, so a busy day of notifications must not postpone memory work forever.
+Inside a window it calls `run_batch()` on every registered processor, serially
+and in registration order, repeating a processor while it reports a
 backlog. While idle with nothing to do it sleeps on the injected clock: one
 wake-up per idle delay at most, never a busy loop.
 
@@ -127,6 +130,7 @@ class MemoryWorker:
         self._rounds = 0
         self._round_event = asyncio.Event()
         self._cancellations = 0
+        self._work_notices = 0
         self.last_report: RoundReport | None = None
 
     # -- registration and lifecycle -------------------------------------------------
@@ -196,8 +200,10 @@ class MemoryWorker:
     # -- host hooks (synchronous, safe from callbacks and other threads) ------------
 
     def wake(self) -> None:
-        """A publish happened: restart the idle countdown. Cheap; never wakes the task."""
-        self._last_activity = max(self._last_activity, self._clock.monotonic())
+        """New work arrived (a publish, an episode). Cheap; never wakes the task and
+        never moves the countdown: the next window still opens `idle_delay` after the
+        agent's last foreground activity, and finds the work then."""
+        self._work_notices += 1
 
     def foreground_started(self) -> None:
         """The agent is busy: cancel the in-flight batch now; no window opens until it ends."""
@@ -408,6 +414,7 @@ class MemoryWorker:
             "next_window_in_s": None if self.in_foreground else max(0.0, self._next_due() - now),
             "rounds": self._rounds,
             "cancellations": self._cancellations,
+            "work_notices": self._work_notices,
             "backoff_s": {
                 name: round(until - now, 3)
                 for name, until in self._backoff_until.items()

@@ -1,9 +1,11 @@
 """The large power-loss / EIO / ENOSPC sweep over every I/O step of the intake workload.
 
-The normal test suite runs the same simulator (tests/notifications_context/powerloss.py)
-with 6 images per step and a crash during recovery at every second step; this
-script runs more images, a nested crash at every step and several seeds, and
-prints how many disk images were checked. Exits 1 at the first invariant violation.
+The workload ends with intake through the `RingWriter` (its commits are crash
+points like every other step). The normal test suite runs the same simulator
+(tests/notifications_context/powerloss.py) with 6 images per step and a crash
+during recovery at every second step; this script runs more images, a nested
+crash at every step and several seeds, and prints how many disk images were
+checked. Exits 1 at the first invariant violation.
 
     .venv/bin/python bench/crash_sweep.py --images 16 --seeds 3
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 import time
 from pathlib import Path
@@ -42,6 +45,9 @@ async def run(images: int, seeds: int) -> int:
 
 
 def main() -> None:
+    # The ring writer logs each injected write failure it retries; the sweep injects
+    # hundreds on purpose.
+    logging.getLogger("companion_memory.notifications.writer").setLevel(logging.ERROR)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=16)
     parser.add_argument("--seeds", type=int, default=3)

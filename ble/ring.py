@@ -79,6 +79,11 @@ class EventRing:
         self._duplicates = 0
 
     @property
+    def capacity(self) -> int:
+        """How many entries the ring holds before it overwrites the oldest."""
+        return self._capacity
+
+    @property
     def last_seq(self) -> int:
         """The sequence number of the newest event ever published (first_seq - 1 if none)."""
         return self._next_seq - 1

@@ -283,6 +283,12 @@ def _print_status(data: dict[str, Any], have_snapshot: bool) -> None:
     cursors = {k: v for k, v in notes.items() if "cursor" in k or k.endswith("_id")}
     say(f"pending: {data.get('pending')}  cursors: "
         + ", ".join(f"{k}={v}" for k, v in cursors.items()))
+    intake = data.get("intake") or {}
+    if intake:
+        say(f"intake: {intake.get('in_ring')} in the ring (not yet durable), "
+            f"{intake.get('written_persisted')} written since start, durable ring seq "
+            f"{intake.get('durable_ring_seq')}, loss window {intake.get('loss_window_s')} s"
+            + ("  (paused by the storage level)" if intake.get("intake_paused") else ""))
     gaps = data.get("gaps") or {}
     say(f"gaps: {gaps.get('count', 0)}")
     memory = data.get("memory") or {}

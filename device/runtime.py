@@ -9,10 +9,13 @@
 `MemoryStore`, the `NotificationContext` (memory cursor in the store), the model
 provider (scenario fallbacks registered on the deterministic one), the
 `MemoryMergeEngine`, the processors (storage maintenance, episodes, notifications,
-daily sweep, in that order), the `StorageMonitor` with its cleaners, and the
-`MemoryWorker` (started only when `start_worker`). A failure or cancellation half
-way unwinds whatever was opened (`AsyncExitStack`); `close()` is idempotent and
-stops the worker first, which cancels an in-flight model call without committing.
+daily sweep, in that order), the `StorageMonitor` with its cleaners, the
+`MemoryWorker` (started only when `start_worker`) and the `RingWriter`, which
+persists every published notification within `intake.loss_window_s` whatever the
+worker and the foreground are doing (always started). A failure or cancellation
+half way unwinds whatever was opened (`AsyncExitStack`); `close()` is idempotent:
+it stops the phone link, flushes the ring into the log, then stops the worker,
+which cancels an in-flight model call without committing.
 
 The parts are private: a host uses the methods (recall, save, forget, episodes,
 publishing events, rounds, gaps, listing and exporting memories, the sweep's
@@ -25,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -45,13 +48,13 @@ from companion_memory.agent.model.unavailable import UnavailableProvider
 from companion_memory.agent.notifications.context import NotificationContext
 from companion_memory.agent.notifications.context_state import StoreMemoryCursor
 from companion_memory.agent.notifications.context_types import (
-    ConsumeResult,
     Gap,
     NotificationRecord,
 )
 from companion_memory.agent.notifications.contract import items_per_call
 from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.processor import NotificationProcessor
+from companion_memory.agent.notifications.ring_writer import RingWriter
 from companion_memory.agent.processor import Processor
 from companion_memory.agent.report import RoundReport
 from companion_memory.agent.storage_maintenance import (
@@ -249,10 +252,16 @@ class Runtime:
                 )
                 for processor in self._processors:
                     self._worker.register(processor)
-                stack.callback(self._ring.subscribe(self._worker.wake))
                 if self._start_worker:
                     await self._worker.start()
                     stack.push_async_callback(self._worker.stop)
+                self._writer = RingWriter(
+                    self._context, self._ring, clock=self._clock, settings=cfg.intake,
+                    logger=logging.getLogger("companion_memory.agent.notifications.writer"),
+                )
+                self._monitor.subscribe(self._resume_writer_on_recovery())
+                await self._writer.start()
+                stack.push_async_callback(self._writer.stop)
                 if self._start_link and cfg.link.kind != "none":
                     self._link = PhoneLinkService(
                         cfg.link, self._ring, zone=cfg.sweep.zone, clock=self._clock,
@@ -268,6 +277,18 @@ class Runtime:
         self._state = RuntimeState.OPEN
         log.info("runtime open", extra={"fields": {"provider": self._provider.name}})
         return self
+
+    def _resume_writer_on_recovery(self) -> Callable[[StorageLevel, bool], None]:
+        """A monitor listener: a level that allows intake again resumes the writer now
+        (it would otherwise look again within its loss window)."""
+        allowed_before = [self._monitor.intake_allowed]
+
+        def listener(_level: StorageLevel, allowed: bool) -> None:
+            if allowed and not allowed_before[0]:
+                self._writer.poke()
+            allowed_before[0] = allowed
+
+        return listener
 
     def _wire_processors(self) -> None:
         cfg = self._config
@@ -437,7 +458,7 @@ class Runtime:
         return self._ring.publish(event)
 
     async def feed(self, events: Iterable[NotificationEvent]) -> FeedTotals:
-        """Publish `events` and persist them (consume) in ring-sized chunks, as BLE would.
+        """Publish `events` and persist them (the writer's flush) in chunks, as BLE would.
 
         The storage level is checked first, as the worker's storage step does before
         intake: at CRITICAL or EMERGENCY (or when free space cannot be read) no event
@@ -471,16 +492,22 @@ class Runtime:
         return totals
 
     async def _drain(self, totals: FeedTotals) -> None:
-        while True:
-            result: ConsumeResult = await self._context.consume(self._config.intake.consume_limit)
-            totals.persisted += result.persisted
-            totals.lost += result.lost
-            totals.duplicates += result.duplicates
-            if result.paused:
-                totals.paused = True
-                return
-            if result.persisted == 0 and result.lost == 0:
-                return
+        # The writer may commit part of the feed on its own (its timer, the ring's
+        # high-water mark): count by its totals, which hold every commit.
+        before = replace(self._writer.totals)
+        result = await self._writer.flush()
+        after = self._writer.totals
+        totals.persisted += after.persisted - before.persisted
+        totals.lost += after.lost - before.lost
+        totals.duplicates += after.duplicates - before.duplicates
+        if result.paused:
+            totals.paused = True
+
+    async def flush_intake(self) -> int:
+        """Persist what the ring holds now (the writer does it within the loss window
+        anyway); returns how many records this call made durable."""
+        self._require_open()
+        return (await self._writer.flush()).persisted
 
     async def notifications_between(
         self, start: datetime, end: datetime, *, limit: int = 1000
@@ -518,8 +545,10 @@ class Runtime:
     # rounds, storage, sweep and status -------------------------------------------
 
     async def run_once(self, *, max_batches: int = 10_000) -> RoundReport:
-        """One idle window now: every processor until no backlog remains."""
+        """One idle window now: every processor until no backlog remains (the ring is
+        flushed into the log first, so the processors read what is on disk)."""
         self._require_open()
+        await self._writer.flush()
         return await self._worker.run_once(max_batches=max_batches)
 
     @property
@@ -589,6 +618,7 @@ class Runtime:
             storage=self._monitor.status(),
             link=self.link_status(),
             notifications=await self._context.status(),
+            intake=self._writer.status(),
             pending=await self._context.pending_count(),
             gap_count=len(gaps),
             recent_gaps=tuple(gaps[-5:]),
@@ -615,6 +645,9 @@ class RuntimeStatus:
     storage: Mapping[str, Any]
     link: Mapping[str, Any]
     notifications: Mapping[str, Any]
+    intake: Mapping[str, Any]
+    """What is durable and what still waits in the ring (`in_ring`, `durable_ring_seq`,
+    `written_persisted`, `loss_window_s`, ...): the `RingWriter`'s status."""
     pending: int
     gap_count: int
     recent_gaps: tuple[Gap, ...]
@@ -634,6 +667,7 @@ class RuntimeStatus:
             "storage": dict(self.storage),
             "link": dict(self.link),
             "notifications": dict(self.notifications),
+            "intake": dict(self.intake),
             "pending": self.pending,
             "gaps": {"count": self.gap_count, "recent": [g.to_dict() for g in self.recent_gaps]},
             "memory": dict(self.memory),

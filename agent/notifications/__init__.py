@@ -19,6 +19,7 @@ from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.filters import NoiseFilter, contains_secret, find_secret
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.notifications.proposals import PROPOSAL_SCHEMA, validate_proposals
+from companion_memory.agent.notifications.ring_writer import FlushTotals, RingWriter
 from companion_memory.storage.fs import StorageIOError
 from companion_memory.storage.jsonl_log import CorruptLogError
 
@@ -29,6 +30,7 @@ __all__ = [
     "ConsumeResult",
     "ContextClosedError",
     "CorruptLogError",
+    "FlushTotals",
     "Gap",
     "IntentsNeedStoreError",
     "MemoryCursor",
@@ -36,6 +38,7 @@ __all__ = [
     "NotificationContext",
     "NotificationProcessor",
     "NotificationRecord",
+    "RingWriter",
     "SourceCursor",
     "StateFileCursor",
     "StorageIOError",

@@ -44,13 +44,28 @@ class Batch:
     received_at: datetime
     day: date
     first_id: int
-    lines: list[dict[str, Any]]
+    received: str
     entries: list[Any]
     prints: list[bytes]
     duplicates: int
 
     def result(self) -> ConsumeResult:
-        return ConsumeResult(len(self.lines), self.lost, False, self.duplicates)
+        return ConsumeResult(len(self.entries), self.lost, False, self.duplicates)
+
+    def lines(self) -> list[dict[str, Any]]:
+        """The log lines (built by `write_sync`, in the worker thread: a commit of a
+        thousand events would otherwise hold the event loop for milliseconds)."""
+        generation, received, first_id = self.generation, self.received, self.first_id
+        return [
+            {
+                "context_id": first_id + i,
+                "ring_generation": generation,
+                "ring_seq": entry.seq,
+                "received_at": received,
+                **entry.event.to_dict(),
+            }
+            for i, entry in enumerate(self.entries)
+        ]
 
 
 class IntakeWriter:
@@ -134,29 +149,19 @@ class IntakeWriter:
             batch_prints.add(fp)
             fresh.append(entry)
             fresh_prints.append(fp)
-        lines: list[dict[str, Any]] = [
-            {
-                "context_id": first_id + i,
-                "ring_generation": generation,
-                "ring_seq": entry.seq,
-                "received_at": received,
-                **entry.event.to_dict(),
-            }
-            for i, entry in enumerate(fresh)
-        ]
         return Batch(generation, read.next_after, read.lost, lost_gap, received_at, now.date(),
-                     first_id, lines, fresh, fresh_prints, len(read.entries) - len(fresh))
+                     first_id, received, fresh, fresh_prints, len(read.entries) - len(fresh))
 
     def write_sync(self, batch: Batch) -> None:
         """Make `batch` durable, then move the cursors (nothing moves if it raises)."""
-        if batch.lines:
-            last_id = batch.first_id + len(batch.lines) - 1
+        if batch.entries:
+            last_id = batch.first_id + len(batch.entries) - 1
             # Reserve the batch's ids durably before any of its bytes exist.
             if batch.lost_gap is not None:
                 self._state.add_gap(batch.lost_gap, id_high_water=last_id)
             else:
                 self._state.update(id_high_water=last_id)
-            self._log.append_batch(batch.lines, batch.day)
+            self._log.append_batch(batch.lines(), batch.day)
             self._cursors.last_context_id = last_id
         elif batch.lost_gap is not None:
             self._state.add_gap(batch.lost_gap)
@@ -164,10 +169,10 @@ class IntakeWriter:
 
     def written(self, batch: Batch) -> None:
         """After `write_sync` returned: remember the batch's prints and records."""
-        if not batch.lines:
+        if not batch.entries:
             return
         for i, fp in enumerate(batch.prints):
             self._prints.add(batch.first_id + i, fp)
-        self._checkpoints.appended += len(batch.lines)
+        self._checkpoints.appended += len(batch.entries)
         self._recent.remember(batch.first_id, batch.generation, batch.received_at,
                               batch.entries)

@@ -5,6 +5,9 @@
 the event's own limit (`ble.events.BODY_LIMIT_BYTES`). The ring's capacity and
 replay window size the `EventRing`; `consume_limit` and `batch_size` are the
 `NotificationProcessor`'s, which checks loose values against these same fields.
+`loss_window_s` bounds how long a published notification stays only in RAM: the
+`RingWriter` commits within it, so a power cut loses at most that much (below
+0.05 s group commit would batch nothing; above a minute is no longer "on arrival").
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ class IntakeSettings:
     batch_size: int = setting(10, low=1, high=100, doc="notifications per model call")
     replay_window: int = setting(4096, low=0, high=1_000_000, doc="fingerprints kept")
     ring_capacity: int = setting(1024, low=1, high=1_000_000, doc="ring entries")
+    loss_window_s: float = setting(1.0, low=0.05, high=60.0,
+                                   doc="most seconds a notification is only in RAM")
 
     def __post_init__(self) -> None:
         validate_settings(self)

@@ -41,6 +41,10 @@ MAX_MESSAGE_BYTES = 16 * 1024
 class ControlType(IntEnum):
     ACK = 1
     NACK = 2
+    RESEND_ACTIVE = 3
+    """The wearable asks for the newest message of every notification the phone still
+    shows (seq and status 0): after a restart it gets back what it had not yet made
+    durable; its log keeps each one once."""
 
 
 class AckStatus(IntEnum):
@@ -126,7 +130,7 @@ def parse_control(data: bytes) -> tuple[ControlType, int, int]:
             AckStatus.BAD_FRAME,
         )
     version, kind, seq, status = CONTROL_RECORD.unpack(data)
-    if version != PROTOCOL_VERSION or kind not in (1, 2):
+    if version != PROTOCOL_VERSION or kind not in (1, 2, 3):
         raise AndroidCodecError(
             "android_bad_control", "unknown control version or type", AckStatus.BAD_FRAME
         )

@@ -5,7 +5,12 @@ publishes it and queues the acknowledgement; `run()` writes the queued
 acknowledgements to the Control characteristic one at a time. A bad frame or
 message is nacked (when its seq is known), counted, and the session goes on.
 Each body is cut to `body_limit_bytes` (at a UTF-8 character boundary, flagged
-`truncated`) before it is published: the configured intake cap. `run()` returns
+`truncated`) before it is published: the configured intake cap. Once subscribed,
+the session first writes a "resend active" record (type 3): the phone sends again
+the newest message of every notification it still shows, so what a crash took
+before it was durable comes back (the ANCS PreExisting listing's counterpart);
+the ring's replay window and the log drop what is already held. A phone that
+refuses the record (an older app) is counted, and the session goes on. `run()` returns
 when the link closes; cancelling it drops unsent acks (the
 phone re-sends unacknowledged messages, and the ring's replay window drops
 what was already published).
@@ -47,6 +52,7 @@ class AndroidSessionStats:
     duplicates: int = 0
     acks_sent: int = 0
     nacks_sent: int = 0
+    resend_requests: int = 0
     errors: Counter[str] = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, object]:
@@ -116,6 +122,7 @@ class AndroidSession:
         try:
             await self._link.start_notify(EVENT_CHARACTERISTIC_UUID, self.on_event_frame)
             self._subscribed.set()
+            self._request_active()
             while (record := await self._acks.get()) is not None:
                 try:
                     await self._link.write(CONTROL_CHARACTERISTIC_UUID, record, response=True)
@@ -132,6 +139,17 @@ class AndroidSession:
                 with contextlib.suppress(CompanionMemoryError):
                     await self._link.stop_notify(EVENT_CHARACTERISTIC_UUID)
         return self.stats
+
+    def _request_active(self) -> None:
+        """Queue the "resend active" record ahead of every acknowledgement."""
+        record = encode_control(ControlType.RESEND_ACTIVE, 0, AckStatus.PUBLISHED)
+        pending: list[bytes | None] = []
+        while not self._acks.empty():
+            pending.append(self._acks.get_nowait())
+        self._acks.put_nowait(record)
+        for item in pending:
+            self._acks.put_nowait(item)
+        self.stats.resend_requests += 1
 
     async def _watch_close(self) -> None:
         await self._link.wait_closed()

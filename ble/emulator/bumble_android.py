@@ -3,7 +3,9 @@
 It requires an encrypted link (an unpaired subscriber receives nothing, an
 unpaired write gets ATT 0x05), cuts each message into (ATT_MTU - 3)-byte frames,
 records the acknowledgements written back, and on every new subscription
-re-sends the messages not yet acknowledged, as the documented protocol asks.
+re-sends the messages not yet acknowledged, as the documented protocol asks. It
+keeps the notifications it shows (the newest message per key until a removal) and
+sends each again as a new message when the wearable asks ("resend active").
 Importing this module imports bumble.
 """
 
@@ -26,7 +28,7 @@ from companion_memory.ble.android.protocol import (
     encode_payload,
     parse_control,
 )
-from companion_memory.ble.events import NotificationEvent
+from companion_memory.ble.events import EventKind, NotificationEvent
 
 INSUFFICIENT_AUTHENTICATION = 0x05
 VALUE_NOT_ALLOWED = 0x13
@@ -39,6 +41,9 @@ class EmulatedAndroidPhone:
         self.device = device
         self._next_seq = 1
         self.unacked: dict[int, bytes] = {}
+        self.active: dict[str, bytes] = {}
+        """The newest message of each notification still shown, by key."""
+        self.resend_requests = 0
         self.acks: list[tuple[ControlType, int, int]] = []
         self._subscribed: set[int] = set()
         self._lock = asyncio.Lock()
@@ -84,8 +89,20 @@ class EmulatedAndroidPhone:
             kind, seq, status = parse_control(bytes(value))
         except AndroidCodecError:
             raise ATT_Error(VALUE_NOT_ALLOWED) from None
+        if kind is ControlType.RESEND_ACTIVE:
+            self.resend_requests += 1
+            task = asyncio.ensure_future(self._send_active(connection))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return
         self.acks.append((kind, seq, status))
         self.unacked.pop(seq, None)
+
+    async def _send_active(self, connection: Connection) -> None:
+        for payload in list(self.active.values()):
+            seq = self._take_seq()
+            self.unacked[seq] = payload
+            await self._send_frames(connection, encode_payload(payload, seq, connection.att_mtu))
 
     async def _send_frames(self, connection: Connection, frames: list[bytes]) -> None:
         async with self._lock:
@@ -99,11 +116,20 @@ class EmulatedAndroidPhone:
 
     async def send(self, event: NotificationEvent) -> int:
         """Post one event (stored until acknowledged); returns its seq."""
-        seq = self._next_seq
-        self._next_seq = (self._next_seq + 1) & 0xFFFF
-        self.unacked[seq] = _payload(event)
+        seq = self._take_seq()
+        payload = _payload(event)
+        self.unacked[seq] = payload
+        if event.kind is EventKind.REMOVED:
+            self.active.pop(event.key, None)
+        else:
+            self.active[event.key] = payload
         for connection in self._connections():
             await self._send_frames(connection, encode_message(event, seq, connection.att_mtu))
+        return seq
+
+    def _take_seq(self) -> int:
+        seq = self._next_seq
+        self._next_seq = (self._next_seq + 1) & 0xFFFF
         return seq
 
     async def send_frames(self, frames: list[bytes]) -> None:

@@ -116,13 +116,14 @@ async def test_session_publishes_acks_and_nacks_over_fake_link() -> None:
     for frame in encode_message(_event(), 3, 23):  # a resend: ring drops it
         link.notify(EVENT_CHARACTERISTIC_UUID, frame)
     await asyncio.wait_for(session.wait_messages(3), 5)
-    await until(lambda: len(link.writes) == 3)
+    await until(lambda: len(link.writes) == 4)
     assert [parse_control(data) for _, data in link.writes] == [
+        (ControlType.RESEND_ACTIVE, 0, AckStatus.PUBLISHED),  # first: what do you show?
         (ControlType.ACK, 1, AckStatus.PUBLISHED),
         (ControlType.NACK, 2, AckStatus.BAD_JSON),
         (ControlType.ACK, 3, AckStatus.DUPLICATE),
     ]
-    assert len(ring_events(ring)) == 1
+    assert len(ring_events(ring)) == 1 and session.stats.resend_requests == 1
     link.drop()
     await asyncio.wait_for(task, 5)
 

@@ -51,10 +51,14 @@ def test_daemon_lock_status_stop_and_sigint(tmp_path: Path) -> None:
         assert status["state"] == "running" and status["pending"] == 0
         assert status["storage"]["level"] in ("normal", "warning", "critical", "emergency")
         assert status["notifications"]["memory_cursor"] == 30
+        # what is durable and what still waits in the ring (the daemon's ring writer)
+        assert status["intake"]["in_ring"] == 0 and status["intake"]["loss_window_s"] == 1.0
+        assert status["intake"]["state"] == "running"
         assert status["last_round"]["processors"]
         assert "provider" in status and "gaps" in status
         text = cli("status", root=root)
         assert text.returncode == 0 and f"running (pid {proc.pid})" in text.stdout
+        assert "0 in the ring (not yet durable)" in text.stdout
         assert cli("recall", "dentist", "--json", root=root).returncode == 0  # beside it
         assert as_json(cli("gaps", "--json", root=root)) == []
         stopped = cli("stop", root=root)

@@ -27,6 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 START = datetime(2026, 3, 12, 9, 0, tzinfo=UTC)
 # Parsed at import: the zone check reads tz files, which is blocking I/O.
 QUICK = parse_config({"worker": {"idle_delay_s": 60}})
+WINDOW_2S = parse_config({"intake": {"loss_window_s": 2.0}})
 
 
 def ev(key: str, body: str, app: str = "net.whatsapp.WhatsApp") -> NotificationEvent:
@@ -194,3 +195,46 @@ async def test_foreground_block_releases_the_worker_even_on_an_exception(
         with pytest.raises(ZeroDivisionError), runtime.foreground():
             _ = 1 / 0
         assert not runtime.in_foreground
+
+
+async def test_status_shows_what_is_durable_and_what_waits_in_the_ring(tmp_path: Path) -> None:
+    """The writer persists on arrival (its timer on the runtime's clock); the status and
+    the daemon's status file say what is on disk and what is still only in RAM; a
+    storage level that pauses intake holds the ring, and recovery resumes it."""
+    clock = FakeClock(START)
+    probe = FakeDiskProbe(free_bytes=4 << 30)
+    async with Runtime(WINDOW_2S, root=tmp_path / "root", clock=clock, probe=probe,
+                       start_worker=False) as runtime:
+        for i in range(3):
+            runtime.publish(ev(f"k{i}", f"Parcel {i} arrives today"))
+        status = await runtime.status()
+        assert status.intake["in_ring"] == 3 and status.intake["written_persisted"] == 0
+        assert status.intake["loss_window_s"] == 2.0 and status.pending == 0
+        await clock.advance(1.0)  # half the loss window: the writer commits
+        for _ in range(3000):
+            status = await runtime.status()
+            if status.intake["written_persisted"] == 3:
+                break
+            await asyncio.sleep(0.01)
+        assert status.intake["in_ring"] == 0 and status.pending == 3
+        assert status.to_dict()["intake"]["durable_ring_seq"] == 3
+
+        probe.free_bytes = 100 << 20  # Critical: intake pauses, the ring holds what comes
+        assert await runtime.check_storage() is StorageLevel.CRITICAL
+        runtime.publish(ev("k3", "Parcel 3 arrives today"))
+        await clock.advance(5.0)
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+        status = await runtime.status()
+        assert status.intake["in_ring"] == 1 and status.intake["intake_paused"]
+        assert status.pending == 3
+        probe.free_bytes = 4 << 30  # recovered: the writer resumes from the source cursor
+        assert await runtime.check_storage() is StorageLevel.NORMAL
+        for _ in range(3000):
+            status = await runtime.status()
+            if status.intake["written_persisted"] == 4:
+                break
+            await asyncio.sleep(0.01)
+        assert status.intake["in_ring"] == 0
+        assert status.pending == 4 and status.gap_count == 0
+        assert "Parcel" not in repr(status.to_dict())

@@ -2,8 +2,9 @@
 
 A fixed workload (open, publish, consume in small batches, process and commit,
 a day change, ring overflow, a poison-batch skip, cleanup of one day and then of
-everything, more intake after that) is run once without faults as the
-reference. Then a fault is injected at every I/O step:
+everything, more intake after that, and intake by the `RingWriter`: a burst past
+its high-water mark and a trickle committed by its timer) is run once without
+faults as the reference. Then a fault is injected at every I/O step:
 
 - power: each possible disk image (synced only, everything landed, random
   prefixes/garbage/dropped directory entries) is recovered and checked against
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from companion_memory.agent.notifications import NotificationContext
+from companion_memory.agent.notifications import NotificationContext, RingWriter
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock
 from companion_memory.storage.faultfs import FaultFileSystem, PowerLoss
@@ -63,6 +64,9 @@ WORKLOAD: list[Step] = [
     ("cleanup_all",),
     ("publish", 38, 3),
     ("consume_all", 5),
+    ("process", 10),
+    ("writer", 41, 8),  # past the writer's high-water mark (5 of 10): committed at once
+    ("writer", 49, 3),  # below it: committed by the writer's timer
     ("process", 10),
 ]
 RING_CAPACITY = 10
@@ -109,7 +113,9 @@ class Driver:
             return
         ctx = self.ctx
         assert ctx is not None
-        if kind == "consume_all":
+        if kind == "writer":
+            await self.write_through_writer(ctx, step[1], step[2])
+        elif kind == "consume_all":
             while True:
                 before = ctx.last_context_id
                 result = await ctx.consume(limit=step[1])
@@ -139,6 +145,41 @@ class Driver:
             await ctx.cleanup_all_processed()
         else:
             raise ValueError(f"unknown step {kind}")
+
+
+    async def write_through_writer(self, ctx: NotificationContext, first: int,
+                                   count: int) -> None:
+        """Publish with a `RingWriter` running and let it commit (its timer moved on
+        the fake clock). A power cut inside its commit ends the writer's task and is
+        re-raised by `stop`; a failed write (which the writer itself would retry
+        after a back-off) is raised here, so the sweep checks the cursors."""
+        before = ctx.last_context_id
+        # The writer's own clock (the context dates records by the driver's): a crash
+        # image forks the driver's clock, which must hold no parked sleeper.
+        timer = FakeClock(T0)
+        writer = RingWriter(ctx, self.ring, clock=timer, loss_window_s=1.0)
+        await writer.start()
+        try:
+            for i in range(first, first + count):
+                self.ring.publish(event(i))
+            for _ in range(20):
+                await asyncio.sleep(0)  # the writer parks on the clock (or commits)
+            await timer.advance(0.5)
+            for _ in range(100_000):
+                if not writer.alive or not writer.unwritten or writer.status()["failures"]:
+                    break
+                await asyncio.sleep(0.0005)
+        finally:
+            await writer.stop(flush=False)
+        if writer.status()["failures"]:
+            raise StorageIOError("append", EVENTS)
+        require(not writer.unwritten, "the writer left events in the ring")
+        self.acked_last_id = ctx.last_context_id
+        self.acked_source = ctx.source_cursor.ring_seq
+        if self.record_seen:
+            for line in await asyncio.to_thread(all_lines, self.fs):
+                if line["context_id"] > before:
+                    self.seen[line["context_id"]] = identity(line)
 
 
 def identity(line: dict[str, Any]) -> tuple[Any, ...]:

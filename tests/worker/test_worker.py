@@ -85,16 +85,35 @@ async def test_serial_registration_order_across_rounds_and_backlog_drains() -> N
     await worker.stop()
 
 
-async def test_publish_wake_restarts_countdown_without_waking_the_task() -> None:
+async def test_a_publish_does_not_postpone_the_window_nor_wake_the_task() -> None:
+    """The countdown is the agent's idleness: new work (a publish, an episode) is found
+    by the next window, which still opens `idle_delay` after the last foreground."""
     clock = FakeClock()
     log: list[str] = []
     worker = make(clock, Recorder("notifications", log))
     await worker.start()
     await tick(clock, 200)
-    worker.wake()  # a publish at t=200: the window moves to t=500
-    await tick(clock, 150)
+    worker.wake()  # a publish at t=200: the window stays at t=300
+    await tick(clock, 99)
     assert log == []
-    await tick(clock, 150)
+    await tick(clock, 1)
+    await worker.wait_rounds(1)
+    assert log == ["notifications"]
+    assert worker.status()["work_notices"] == 1
+    await worker.stop()
+
+
+async def test_only_foreground_activity_restarts_the_countdown() -> None:
+    clock = FakeClock()
+    log: list[str] = []
+    worker = make(clock, Recorder("notifications", log))
+    await worker.start()
+    await tick(clock, 200)
+    worker.foreground_started()
+    worker.foreground_ended()  # the agent was busy at t=200: the window moves to t=500
+    await tick(clock, 299)
+    assert log == []
+    await tick(clock, 1)
     await worker.wait_rounds(1)
     assert log == ["notifications"]
     await worker.stop()
@@ -151,7 +170,7 @@ async def test_failing_processor_backs_off_while_others_still_run() -> None:
     await worker.stop()
 
 
-async def test_idle_hour_has_bounded_wakeups_and_no_busy_loop() -> None:
+async def test_a_busy_hour_of_publishes_still_reaches_windows_without_a_busy_loop() -> None:
     clock = FakeClock()
     sleeps: list[float] = []
     real_sleep: Callable[[float], object] = clock.sleep
@@ -166,12 +185,13 @@ async def test_idle_hour_has_bounded_wakeups_and_no_busy_loop() -> None:
     await worker.start()
     for _ in range(60):
         for _ in range(10):
-            worker.wake()  # publishes do not wake the task
+            worker.wake()  # ten publishes a minute: they do not wake the task
         await tick(clock, 60)
     await worker.stop()
-    # the countdown restarts each minute, so no window opens and the task sleeps ~once a minute
-    assert log == []
-    assert len(sleeps) <= 61
+    # publishes do not postpone memory work: a window every idle delay (300 s) of the
+    # hour, and the task sleeps once per window, never in a loop
+    assert log == ["notifications"] * 12
+    assert len(sleeps) <= 13
 
 
 async def test_register_rules_and_stop_is_idempotent() -> None:

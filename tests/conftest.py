@@ -9,10 +9,19 @@ from typing import Any
 
 import pytest
 from blockbuster import BlockBuster, blockbuster_ctx
+from hypothesis import HealthCheck, settings
 
 from tests.native_guard import ChildOutcome, crash_message, probe_argv, run_child
 
 REPO = Path(__file__).resolve().parents[1]
+
+# Property tests judge the code, never the machine: no per-example deadline (200 ms by
+# default) and no health check that fails on slow data generation, whatever the CPU and
+# however loaded it is. A test's own @settings keeps these unless it names them.
+settings.register_profile(
+    "any_machine", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("any_machine")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

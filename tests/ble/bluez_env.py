@@ -6,12 +6,13 @@ only. Skips with a reason when dbus-daemon or bluezoo is missing.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +39,7 @@ def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bluez
     """A fresh dbus-daemon + bluezoo per test (~0.6 s): bluezoo keeps a device's GATT
     links exported after a disconnect, so state must not leak between tests."""
     daemon = shutil.which("dbus-daemon")
-    if daemon is None:
+    if daemon is None or shutil.which("dbus-send") is None:
         pytest.skip("dbus-daemon is missing (apt-get install dbus-daemon); .ci/run installs it")
     bluezoo = _bluezoo()
     if bluezoo is None:
@@ -53,10 +54,7 @@ def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bluez
     )
     procs = [bus]
     try:
-        for _ in range(500):
-            if socket.exists():
-                break
-            time.sleep(0.01)
+        _wait_until(socket.exists, "dbus-daemon creating its socket", log)
         env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=address)
         with log.open("wb") as log_file:
             zoo = subprocess.Popen(
@@ -65,17 +63,9 @@ def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bluez
                 env=env, stdout=subprocess.DEVNULL, stderr=log_file,
             )
         procs.append(zoo)
-        for _ in range(500):
-            probe = subprocess.run(
-                ["dbus-send", f"--bus={address}", "--print-reply", "--dest=org.bluez",
-                 "/org/bluez/hci1", "org.freedesktop.DBus.Properties.Get",
-                 "string:org.bluez.Adapter1", "string:Powered"],
-                capture_output=True, check=False,
-            ) if shutil.which("dbus-send") else None
-            if probe is None or probe.returncode == 0:
-                break
-            time.sleep(0.02)
-        time.sleep(0.5)  # let bluezoo finish powering both adapters
+        for adapter in ("hci0", "hci1"):
+            _wait_until(functools.partial(_powered, address, adapter),
+                        f"bluezoo powering {adapter}", log)
         monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", address)
         yield BluezEnv(address, log)
     finally:
@@ -86,6 +76,33 @@ def bluez_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Bluez
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+SETUP_S = 60.0  # generous: a loaded 2-core machine starts both processes in well under 5 s
+
+
+def _wait_until(condition: Callable[[], bool], what: str, log: Path) -> None:
+    """Poll `condition` until it holds; fail naming `what` (and bluezoo's log) after
+    SETUP_S seconds."""
+    deadline = time.monotonic() + SETUP_S
+    while not condition():
+        if time.monotonic() > deadline:
+            errors = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise AssertionError(f"{what} did not happen within {SETUP_S:g} s; "
+                                 f"bluezoo's log: {errors!r}")
+        time.sleep(0.02)
+
+
+def _powered(address: str, adapter: str) -> bool:
+    """Whether bluezoo's `adapter` exists and reports Powered = true (dbus-send comes
+    with dbus-daemon: Debian's dbus-daemon package depends on dbus-bin)."""
+    probe = subprocess.run(
+        ["dbus-send", f"--bus={address}", "--print-reply", "--dest=org.bluez",
+         f"/org/bluez/{adapter}", "org.freedesktop.DBus.Properties.Get",
+         "string:org.bluez.Adapter1", "string:Powered"],
+        capture_output=True, text=True, check=False,
+    )
+    return probe.returncode == 0 and "boolean true" in probe.stdout
 
 
 async def close_bleak_manager() -> None:

@@ -28,7 +28,7 @@ from companion_memory.ble.emulator.bumble_link import BumbleTestbed
 from companion_memory.ble.events import EventKind, NotificationEvent
 from companion_memory.ble.link import FakePhoneLink
 from companion_memory.ble.ring import EventRing
-from tests.ble.helpers import ring_events, until
+from tests.ble.helpers import ring_events, until, until_real
 
 T0 = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 
@@ -137,15 +137,13 @@ async def test_bumble_companion_end_to_end_with_reconnect() -> None:
         session = AndroidSession(await testbed.connect(mtu=64), ring)
         task = asyncio.create_task(session.run())
         await asyncio.wait_for(session.wait_subscribed(), 10)
-        await asyncio.sleep(0.05)  # the CCCD write reaches the phone
+        # the phone sends only to a connection whose CCCD write it has seen
+        await until_real(lambda: bool(phone._connections()))
         await phone.send(_event(body="Dinner at 7? " * 40))
         await phone.send(_event(kind="modified", body="Dinner at 8?"))
         await phone.send_frames([b"\x01"])  # garbage: counted, no nack (no seq)
         await asyncio.wait_for(session.wait_messages(2), 10)
-        for _ in range(200):
-            if len(phone.acks) == 2:
-                break
-            await asyncio.sleep(0.01)
+        await until_real(lambda: len(phone.acks) == 2)
         assert [a[0] for a in phone.acks] == [ControlType.ACK, ControlType.ACK]
         # Disconnect before the removal is acknowledged: the phone re-sends it.
         phone.acks.clear()
@@ -156,10 +154,7 @@ async def test_bumble_companion_end_to_end_with_reconnect() -> None:
         session2 = AndroidSession(await testbed.connect(mtu=23), ring)
         task2 = asyncio.create_task(session2.run())
         await asyncio.wait_for(session2.wait_messages(1), 10)
-        for _ in range(200):
-            if not phone.unacked:
-                break
-            await asyncio.sleep(0.01)
+        await until_real(lambda: not phone.unacked)
         assert phone.unacked == {}
         await phone.disconnect()
         await asyncio.wait_for(task2, 10)

@@ -42,11 +42,12 @@ def test_daemon_lock_status_stop_and_sigint(tmp_path: Path) -> None:
         busy = cli("feed", str(feed), root=root)
         assert busy.returncode == 2 and "stop it with `companion-memory stop`" in busy.stderr
         # The idle window runs on its own; status shows it while the daemon runs.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         status = as_json(cli("status", "--json", root=root))
         while status.get("last_round") is None and time.monotonic() < deadline:
             time.sleep(0.2)
             status = as_json(cli("status", "--json", root=root))
+        assert status.get("last_round") is not None, "the daemon ran no round within 60 s"
         assert status["running"] is True and status["pid"] == proc.pid
         assert status["state"] == "running" and status["pending"] == 0
         assert status["storage"]["level"] in ("normal", "warning", "critical", "emergency")

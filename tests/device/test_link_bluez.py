@@ -12,6 +12,7 @@ recallable memory.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,12 +43,13 @@ def bluez_link_config() -> Config:
 
 
 async def _until(predicate: Callable[[], bool], what: str) -> None:
-    """Poll `predicate` for up to 10 s (bluezoo's and bleak's changes arrive as signals)."""
-    for _ in range(1000):
-        if predicate():
-            return
+    """Poll `predicate` (bluezoo's and bleak's changes arrive as signals); fail naming
+    `what` after a generous 30 s."""
+    deadline = time.monotonic() + 30
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} not reached within 30 s")
         await asyncio.sleep(0.01)
-    raise AssertionError(f"{what} not reached within 10 s")
 
 
 async def _discover(phone: BluezIphone) -> None:

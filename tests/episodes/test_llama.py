@@ -31,6 +31,7 @@ async def test_one_batch_through_the_small_model(model_path: str, tmp_path: Path
     try:
         async with harness(tmp_path, provider) as h:
             h.engine.max_output_tokens = 128
+            h.engine.deadline_s = 3600.0  # mechanics, not speed: a slow CPU must not time out
             await h.recorder.record(episode("ep-1"))
             outcome = await h.processor.run_batch()
             assert outcome.report.model_calls == 1 and h.engine.calls == 1

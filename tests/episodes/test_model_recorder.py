@@ -177,7 +177,9 @@ async def test_cancelled_record_keeps_the_lock_until_its_write_ends(tmp_path: Pa
     first.cancel()
     await asyncio.sleep(0)
     second = asyncio.create_task(recorder.record(episode(goal="turn off wifi")))
-    await asyncio.sleep(0.2)  # the second is queued behind the first's write
+    for _ in range(10):  # the second reaches the recorder's lock: no thread runs before it
+        await asyncio.sleep(0)
+    assert not second.done()  # queued behind the first's write, which is still held
     fs.release.set()
     with pytest.raises(asyncio.CancelledError):
         await first

@@ -96,11 +96,19 @@ async def test_two_processes_never_lose_an_update(tmp_path: Path) -> None:
 
 async def test_cancelled_before_start_never_runs(tmp_path: Path, clock: FakeClock) -> None:
     store = await MemoryStore.open(tmp_path / "m.db", clock=clock)
-    gate = threading.Event()
+    started, gate = threading.Event(), threading.Event()
+
+    def block(_conn: sqlite3.Connection) -> bool:
+        started.set()
+        return gate.wait(60)
+
     try:
-        blocker = asyncio.create_task(store.read(lambda _c: gate.wait(10)))
+        blocker = asyncio.create_task(store.read(block))
+        assert await asyncio.to_thread(started.wait, 60), "the store thread never ran"
         queued = asyncio.create_task(store.apply([create("never")]))
-        await asyncio.sleep(0.05)
+        for _ in range(10):  # the apply is handed to the store's queue, behind the blocker
+            await asyncio.sleep(0)
+        assert not queued.done()
         queued.cancel()
         with pytest.raises(asyncio.CancelledError):
             await queued
@@ -120,12 +128,12 @@ async def test_cancelled_after_start_commits_whole(tmp_path: Path, clock: FakeCl
             "INSERT INTO memory_cursors (name, value, updated_us) VALUES ('c', 1, 0)"
         )
         started.set()
-        gate.wait(10)
+        gate.wait(60)
         conn.execute("UPDATE memory_cursors SET value = 2 WHERE name = 'c'")
 
     try:
         task = asyncio.create_task(store.transaction(slow_write))
-        await asyncio.to_thread(started.wait, 10)
+        assert await asyncio.to_thread(started.wait, 60), "the transaction never started"
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task

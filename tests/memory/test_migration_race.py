@@ -14,24 +14,29 @@ from companion_memory.memory.migrations import all_migrations
 from companion_memory.memory.schema import MIGRATIONS_TABLE
 
 OPENER = """
-import sys, time
+import sys
 from companion_memory.memory.database import open_database
-start = float(sys.argv[2])
-while time.time() < start:
-    pass
+print("ready", flush=True)
+sys.stdin.readline()  # the parent releases every opener at once
 open_database(sys.argv[1]).close()
 """
 
 
 @pytest.mark.timeout(300)
 def test_concurrent_openers_of_a_fresh_store_all_succeed(tmp_path: Path) -> None:
-    import time
-
     for round_ in range(12):
         db = tmp_path / f"memory-{round_}.sqlite3"
-        start = time.time() + 1.0  # every opener spins until the same instant
-        procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(db), str(start)],
+        procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(db)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for _ in range(4)]
+        # A barrier, not a time: each opener has imported everything and waits, however
+        # long the interpreters took to start; then all of them are released together.
+        for proc in procs:
+            assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
         errors = [proc.communicate(timeout=120)[1] for proc in procs]  # reap every one
         for proc, err in zip(procs, errors, strict=True):
             assert proc.returncode == 0, err

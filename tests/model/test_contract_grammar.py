@@ -14,6 +14,7 @@ from tests.notifications.contract_items import ITEMS
 
 
 @pytest.mark.llama
+@pytest.mark.timeout(600)  # 87 s under load on 2 cores, beside the first llama probe (21 s)
 async def test_the_grammar_only_admits_answers_that_map(model_path: str) -> None:
     from companion_memory.agent.model.llama import LlamaCppProvider
     from companion_memory.agent.notifications.processor import _contract_messages
@@ -22,7 +23,7 @@ async def test_the_grammar_only_admits_answers_that_map(model_path: str) -> None
     try:
         messages = _contract_messages(ITEMS, [], UTC)
         request = ModelRequest("notifications", messages, batch_schema(ITEMS), {},
-                               max_output_tokens=output_budget(ITEMS), deadline_s=300)
+                               max_output_tokens=output_budget(ITEMS), deadline_s=3600)
         response = await provider.complete(request)  # validated against the schema
         mapped = read_answer(orjson.loads(response.text), ITEMS)
         assert all(m is not None for m in mapped)

@@ -46,7 +46,10 @@ async def test_a_few_notifications_through_the_instruct_model(
 ) -> None:
     config = await asyncio.to_thread(parse_config, {
         "sweep": {"zone": "Europe/Berlin"},
-        "provider": {"kind": "llama", "llama": {"model_path": instruct_model, "n_threads": 2}},
+        # mechanics, not speed: the per-call deadline at its maximum, so a slow or loaded CPU
+        # cannot turn a model call into model_timeout (the test's own timeout bounds it)
+        "provider": {"kind": "llama", "deadline_s": 3600.0,
+                     "llama": {"model_path": instruct_model, "n_threads": 2}},
     })
     clock = FakeClock(T0)
     async with Runtime(config, root=tmp_path / "root", clock=clock, start_worker=False,

@@ -10,6 +10,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import orjson
@@ -34,6 +35,7 @@ TINY = {
     "additionalProperties": False,
 }
 MESSAGES = (Message("system", "Reply with JSON."), Message("user", "Is the sky blue?"))
+REPO = Path(__file__).resolve().parents[2]
 SERVER_START_S = 60.0  # importing the server and loading the model; usually ~3 s
 
 
@@ -54,9 +56,10 @@ def llama_server(model_path: str) -> Iterator[str]:
     """llama-cpp-python's OpenAI-compatible server with the small model, once per module."""
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", model_path, "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", "512", "--n_threads", "1", "--verbose", "False",
-         "--model_alias", "small"],
+        [sys.executable, "-m", "tests.model.llama_server", "--model", model_path,
+         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "512", "--n_threads", "1",
+         "--verbose", "False", "--model_alias", "small"],
+        cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

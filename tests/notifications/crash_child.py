@@ -1,6 +1,11 @@
 """Child process for the kill -9 test: `feed` persists events, `process` drains the backlog.
 
 Usage: python -m tests.notifications.crash_child ROOT feed|process
+
+In `process` mode the child reads one line from stdin before each batch and prints
+"batch" after it, so the parent decides how many batches may run before its kill: the
+kill lands before the backlog is drained on any machine, however fast. At the end of
+stdin (or with stdin from /dev/null) the child drains the rest without waiting.
 """
 
 from __future__ import annotations
@@ -55,8 +60,12 @@ async def main(root: Path, mode: str) -> None:
         processor = NotificationProcessor(context, store, MemoryMergeEngine(provider),
                                           clock=clock, batch_size=4)
         print("ready", flush=True)
-        while (await processor.run_batch()).backlog:
-            pass
+        while True:
+            await asyncio.to_thread(sys.stdin.readline)  # the parent's go-ahead (or EOF)
+            backlog = (await processor.run_batch()).backlog
+            print("batch", flush=True)
+            if not backlog:
+                break
         print("done", flush=True)
     finally:
         await context.close()

@@ -20,20 +20,29 @@ from tests.notifications.crash_child import COUNT, SECRET_EVERY
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_child(root: Path, mode: str, kill_after: float | None = None) -> bool:
-    """Run the child; kill -9 it `kill_after` seconds after it is ready. True if it finished."""
+def run_child(root: Path, mode: str, kill: tuple[int, float] | None = None) -> bool:
+    """Run the child; True if it finished.
+
+    With `kill = (batches, after)` the child may start `batches` batches, and is killed
+    with SIGKILL `after` seconds once it is ready: the kill lands inside one of those
+    batches or while the child waits for the next go-ahead, never after the backlog is
+    drained, whatever the speed of the machine (unless fewer batches are left)."""
     with subprocess.Popen(
         [sys.executable, "-m", "tests.notifications.crash_child", str(root), mode],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, stdin=subprocess.DEVNULL if kill is None else subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     ) as proc:
-        if kill_after is None:
+        if kill is None:
             _, err = proc.communicate(timeout=60)
             assert proc.returncode == 0, err[-2000:]
             return True
-        assert proc.stdout is not None
+        batches, after = kill
+        assert proc.stdin is not None and proc.stdout is not None
         line = proc.stdout.readline()
-        assert line.strip() == "ready"
-        time.sleep(kill_after)
+        assert line.strip() == "ready", proc.communicate(timeout=30)[1][-2000:]
+        proc.stdin.write("go\n" * batches)
+        proc.stdin.flush()
+        time.sleep(after)  # where inside the allowed batches the kill lands; not a wait
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=30)
         return proc.returncode == 0
@@ -45,8 +54,10 @@ def test_kill_9_during_processing_never_duplicates_or_loses(tmp_path: Path) -> N
     run_child(tmp_path, "feed")
     killed = 0
     for _ in range(6):
-        killed += not run_child(tmp_path, "process", kill_after=rng.uniform(0.0, 0.15))
-    assert killed >= 1  # at least one run died mid-way
+        killed += not run_child(tmp_path, "process",
+                                kill=(rng.randrange(1, 6), rng.uniform(0.0, 0.15)))
+    # 120 notifications in batches of 4: the first runs are stopped before the end
+    assert killed >= 1
     run_child(tmp_path, "process")
 
     with sqlite3.connect(tmp_path / "memory.sqlite3") as conn:

@@ -80,7 +80,7 @@ class SlowFs(FaultFileSystem):
     def fsync(self, path: str) -> None:
         if path.endswith(".jsonl"):
             self.entered.set()
-            self.gate.wait(10)
+            self.gate.wait(60)
         super().fsync(path)
 
 
@@ -93,9 +93,10 @@ async def test_cancelled_consume_keeps_the_durable_write_and_its_cursor() -> Non
     for i in range(1, 6):
         ring.publish(event(i))
     task = asyncio.create_task(ctx.consume())
-    await asyncio.to_thread(fs.entered.wait, 10)
+    assert await asyncio.to_thread(fs.entered.wait, 60), "consume never reached its fsync"
     task.cancel()
-    await asyncio.sleep(0.01)
+    for _ in range(10):  # the cancellation is delivered; the fsync is still held
+        await asyncio.sleep(0)
     assert not task.done()  # waits for the write it cannot stop
     fs.gate.set()
     with pytest.raises(asyncio.CancelledError):

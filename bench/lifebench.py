@@ -492,9 +492,7 @@ class Run:
     bm25: dict[str, list[float]] = field(default_factory=lambda: {"fresh": [], "month_end": []})
     ask_errors: Counter[str] = field(default_factory=Counter)
     month_end_s: list[float] = field(default_factory=list)
-    month_end_queries: list[str] = field(default_factory=list)
     phases: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
-    processor_s: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
 
 
 def _code(exc: BaseException) -> str:
@@ -535,6 +533,10 @@ async def run_user(data: UserData, *, progress: bool = True) -> dict[str, Any]:
     out = Run(data.name)
     timeline: list[tuple[datetime, int, Any]] = [(n.posted_at, 0, n) for n in data.notices]
     timeline += [(a.at, 1, a) for a in asks]
+    if data.notices:  # the end-of-feed snapshot, right after the last round
+        timeline.append((data.notices[-1].posted_at + idle + timedelta(seconds=1), 2, None))
+    queries = list(dict.fromkeys(a.question.text for a in asks if a.when == "month_end"))
+    snapshot: dict[str, Any] = {}
     timeline.sort(key=lambda item: (item[0], item[1]))
     first = data.notices[0].posted_at if data.notices else datetime.now(UTC)
     clock = FakeClock(first - timedelta(minutes=1))
@@ -562,7 +564,6 @@ async def run_user(data: UserData, *, progress: bool = True) -> dict[str, Any]:
                 out.rounds += 1
                 pending = False
                 for r in report.reports:
-                    out.processor_s[r.processor] += r.elapsed_s
                     out.round_gaps += r.gaps
                     if r.error is None and r.processor == "notifications":
                         out.added += r.proposals.get("add", 0)
@@ -603,12 +604,17 @@ async def run_user(data: UserData, *, progress: bool = True) -> dict[str, Any]:
                     for notice in batch:
                         bm25.add(notice)
                     last_event, pending = when, True
-                else:
+                elif kind == 1:
                     await _ask(runtime, item, out, bm25, cid_to_key)
+                else:
+                    out.phases["feed_and_rounds_wall"] = time.perf_counter() - started
+                    t0 = time.perf_counter()
+                    snapshot = await _snapshot(runtime, root, Path(tmp), clock, config,
+                                               queries)
+                    out.phases["snapshot"] = time.perf_counter() - t0
                 index += 1
             await idle_window(datetime.max.replace(tzinfo=UTC))
-            out.phases["feed_and_rounds_wall"] = time.perf_counter() - started
-            result = await _final(runtime, root, Path(tmp), clock, config, out)
+            result = await _final(runtime, out, snapshot)
         finally:
             with contextlib.suppress(Exception):
                 await runtime.close()
@@ -617,7 +623,6 @@ async def run_user(data: UserData, *, progress: bool = True) -> dict[str, Any]:
     result["asks_skipped"] = skipped
     result["phases_s"] = {k: round(v, 1) for k, v in out.phases.items()}
     result["phases_s"]["bm25"] = round(bm25.seconds, 1)
-    result["processor_s"] = {k: round(v, 1) for k, v in out.processor_s.items()}
     return result
 
 
@@ -635,7 +640,6 @@ async def _ask(runtime: Runtime, ask: Ask, out: Run, bm25: Bm25Baseline,
     out.phases["recall"] += elapsed
     if ask.when == "month_end":
         out.month_end_s.append(elapsed)
-        out.month_end_queries.append(ask.question.text)
     found = {cid_to_key.get(int(s.ref), "?") for hit in hits for s in hit.record.sources
              if s.kind is SourceKind.CONTEXT and s.ref.isdigit()}
     out.recall[ask.when].append(len(found & ask.cited) / len(ask.cited))
@@ -647,17 +651,18 @@ def _live(records: Iterable[MemoryRecord], now: datetime) -> list[MemoryRecord]:
     return [r for r in records if r.is_live(now)]
 
 
-async def _final(runtime: Runtime, root: Path, tmp: Path, clock: FakeClock, config: Config,
-                 out: Run) -> dict[str, Any]:
+async def _snapshot(runtime: Runtime, root: Path, tmp: Path, clock: FakeClock,
+                    config: Config, queries: Sequence[str]) -> dict[str, Any]:
+    """The store right after the round that follows the last notification: live
+    memories, whether recall reads the index, and the month-end queries once on it and
+    once on a fresh store holding copies of the same live memories."""
     now = clock.now()
     live = _live(await runtime.list_memories(limit=1_000_000), now)
-    gaps = await runtime.gaps()
     try:
         await runtime.recall_memory("message from a friend", limit=LIMIT)
         readable: str = "ok"
     except Exception as exc:
         readable = _code(exc)
-    queries = list(dict.fromkeys(out.month_end_queries))
     old_s = await _timed(runtime, queries)
     fresh_s = await _fresh_store_latency(root, tmp / "fresh", clock, config, live, queries)
     old, new = latency(old_s), latency(fresh_s)
@@ -665,6 +670,14 @@ async def _final(runtime: Runtime, root: Path, tmp: Path, clock: FakeClock, conf
     def ratio(key: str) -> float | None:
         a, b = old[key], new[key]
         return None if a is None or not b else round(a / b, 2)
+
+    return {"at": now.isoformat(), "live_memories": len(live), "fts_readable": readable,
+            "year_old_store": old, "fresh_store": new,
+            "ratio_p50": ratio("p50_ms"), "ratio_p95": ratio("p95_ms")}
+
+
+async def _final(runtime: Runtime, out: Run, snapshot: dict[str, Any]) -> dict[str, Any]:
+    gaps = await runtime.gaps()
 
     def share(values: list[float]) -> float | None:
         return round(sum(values) / len(values), 3) if values else None
@@ -682,10 +695,10 @@ async def _final(runtime: Runtime, root: Path, tmp: Path, clock: FakeClock, conf
         "gaps": dict(Counter(f"{g.kind}:{g.reason}" for g in gaps)),
         "gap_records": sum(g.count for g in gaps),
         "pending_at_end": await runtime.pending_count(),
-        "live_memories": len(live),
+        "live_memories": snapshot.get("live_memories"),
         "memories_added": out.added,
         "intents_applied": out.applied,
-        "fts_readable": readable,
+        "fts_readable": snapshot.get("fts_readable"),
         "recall@10": {
             when: {"asked": len(out.recall[when]), "product": share(out.recall[when]),
                    "bm25": share(out.bm25[when])}
@@ -693,8 +706,8 @@ async def _final(runtime: Runtime, root: Path, tmp: Path, clock: FakeClock, conf
         },
         "ask_errors": dict(out.ask_errors),
         "latency": {"month_end_in_run": latency(out.month_end_s),
-                    "year_old_store": old, "fresh_store": new,
-                    "ratio_p50": ratio("p50_ms"), "ratio_p95": ratio("p95_ms")},
+                    **{k: v for k, v in snapshot.items() if k not in
+                       ("live_memories", "fts_readable")}},
     }
 
 
@@ -831,20 +844,21 @@ def table(results: Sequence[dict[str, Any]], info: dict[str, str]) -> str:
         f"{','.join(r['first_failure']['errors'].values())}")
     row("gaps", lambda r: r["gaps"])
     row("pending at end", lambda r: r["pending_at_end"])
-    row("live memories", lambda r: r["live_memories"])
+    row("end of feed (snapshot) at", lambda r: (r["latency"].get("at") or "-")[:16])
+    row("live memories at end of feed", lambda r: r["live_memories"])
     row("memories added", lambda r: r["memories_added"])
     row("db + wal bytes", lambda r: (r["db_bytes"] or 0) + r["wal_bytes"])
     row("integrity_check", lambda r: r["integrity_check"])
     row("fts5 integrity-check", lambda r: r["fts5_integrity_check"])
-    row("recall readable", lambda r: r["fts_readable"])
+    row("recall readable at end of feed", lambda r: r["fts_readable"])
     for when in ("fresh", "month_end"):
         row(f"recall@10 {when} product", lambda r, w=when: r["recall@10"][w]["product"])
         row(f"recall@10 {when} BM25 raw", lambda r, w=when: r["recall@10"][w]["bm25"])
         row(f"questions asked {when}", lambda r, w=when: r["recall@10"][w]["asked"])
     row("ask errors", lambda r: r["ask_errors"])
     for name in ("month_end_in_run", "year_old_store", "fresh_store"):
-        row(f"recall p50/p95 ms {name}", lambda r, n=name:
-            f"{_cell(r['latency'][n]['p50_ms'])} / {_cell(r['latency'][n]['p95_ms'])}")
+        row(f"recall p50/p95 ms {name}", lambda r, n=name: "-" if n not in r["latency"]
+            else f"{_cell(r['latency'][n]['p50_ms'])} / {_cell(r['latency'][n]['p95_ms'])}")
     row("year-old / fresh p50, p95", lambda r:
         f"{_cell(r['latency']['ratio_p50'])}, {_cell(r['latency']['ratio_p95'])}")
     row("wall s", lambda r: r["wall_s"])

@@ -131,6 +131,9 @@ async def test_a_fortnight_runs_through_the_runtime_with_a_sound_store(
     # the measure can succeed: some cited record comes back through a memory's sources
     assert fresh["product"] > 0
     assert result["ask_errors"] == {}
+    timed = result["latency"]
+    assert timed["year_old_store"]["n"] == timed["fresh_store"]["n"] == \
+        timed["fresh_store_optimized"]["n"] == result["recall@10"]["month_end"]["asked"]
 
 
 @pytest.mark.skipif(not sqlite_swap.available(), reason="pysqlite3-binary is not installed")

@@ -630,15 +630,17 @@ async def _ask(runtime: Runtime, ask: Ask, out: Run, bm25: Bm25Baseline,
                cid_to_key: dict[int, str]) -> None:
     t0 = time.perf_counter()
     hits: list[RecallHit] = []
+    failed = False
     try:
         hits = await runtime.recall_memory(ask.question.text, limit=LIMIT)
     except EmptyQueryError:
         pass
-    except Exception as exc:  # a broken index: counted, the run goes on
+    except Exception as exc:  # a broken index: counted (recall 0), the run goes on
         out.ask_errors[_code(exc)] += 1
+        failed = True
     elapsed = time.perf_counter() - t0
     out.phases["recall"] += elapsed
-    if ask.when == "month_end":
+    if ask.when == "month_end" and not failed:  # a failed ask has no latency
         out.month_end_s.append(elapsed)
     found = {cid_to_key.get(int(s.ref), "?") for hit in hits for s in hit.record.sources
              if s.kind is SourceKind.CONTEXT and s.ref.isdigit()}

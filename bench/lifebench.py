@@ -915,7 +915,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sqlite", choices=("system", "pysqlite3"), default="system",
                         help="which SQLite library the whole run uses")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--profile", type=Path, help="write cProfile statistics here")
+    parser.add_argument("--profile", type=Path, help="write cProfile statistics of the "
+                        "main thread here (SQLite work runs on the store's own thread)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--bundle", type=Path, metavar="DIR",
                         help="write the reduced copy of --user into DIR and stop")

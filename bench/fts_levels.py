@@ -5,7 +5,8 @@ Each round writes one row into an FTS5 table and deletes the oldest every third 
 
 - `optimize`: FTS5 'optimize' after every round (what releases before migration 0008
   did after each cleanup that removed rows);
-- `merge`: FTS5 'merge' with a positive page count (`memory.fts_index.merge`);
+- `merge`: FTS5 'merge' with a positive page count (what `memory.fts_index.compact` does
+  to a large index);
 - `automerge`: nothing beyond what FTS5 does on every write;
 - `rebuild`: FTS5 'rebuild' every 50 rounds (what `forget` does).
 

@@ -48,6 +48,7 @@ import asyncio
 import contextlib
 import cProfile
 import gzip
+import json
 import math
 import os
 import re
@@ -76,6 +77,7 @@ from companion_memory.core.errors import CompanionMemoryError  # noqa: E402
 from companion_memory.device.config import Config, parse_config  # noqa: E402
 from companion_memory.device.root import prepare_root  # noqa: E402
 from companion_memory.device.runtime import Runtime  # noqa: E402
+from companion_memory.memory import fts_index  # noqa: E402
 from companion_memory.memory.errors import EmptyQueryError  # noqa: E402
 from companion_memory.memory.records import (  # noqa: E402
     IntentOp,
@@ -666,19 +668,22 @@ async def _snapshot(runtime: Runtime, root: Path, tmp: Path, clock: FakeClock,
     except Exception as exc:
         readable = _code(exc)
     old_s = await _timed(runtime, queries)
-    fresh_s, optimized_s = await _fresh_store_latency(
+    keep = os.environ.get("LIFEBENCH_KEEP")
+    if keep:  # the year-old store and the queries, for a closer look
+        await asyncio.to_thread(_keep, root / "memory.sqlite3", Path(keep), queries)
+    fresh_s, compact_s = await _fresh_store_latency(
         root, tmp / "fresh", clock, config, live, queries)
-    old, new, optimized = latency(old_s), latency(fresh_s), latency(optimized_s)
+    old, new, compact = latency(old_s), latency(fresh_s), latency(compact_s)
 
     def ratio(key: str, base: dict[str, Any]) -> float | None:
         a, b = old[key], base[key]
         return None if a is None or not b else round(a / b, 2)
 
     return {"at": now.isoformat(), "live_memories": len(live), "fts_readable": readable,
-            "year_old_store": old, "fresh_store": new, "fresh_store_optimized": optimized,
+            "year_old_store": old, "fresh_store": new, "fresh_store_one_segment": compact,
             "ratio_p50": ratio("p50_ms", new), "ratio_p95": ratio("p95_ms", new),
-            "ratio_optimized_p50": ratio("p50_ms", optimized),
-            "ratio_optimized_p95": ratio("p95_ms", optimized)}
+            "ratio_one_segment_p50": ratio("p50_ms", compact),
+            "ratio_one_segment_p95": ratio("p95_ms", compact)}
 
 
 async def _final(runtime: Runtime, out: Run, snapshot: dict[str, Any]) -> dict[str, Any]:
@@ -752,8 +757,8 @@ async def _fresh_store_latency(old_root: Path, root: Path, clock: FakeClock, con
                                live: Sequence[MemoryRecord], queries: Sequence[str]
                                ) -> tuple[list[float], list[float]]:
     """The same live memories written into a new root (one transaction per 200, as the
-    store's intents write them), then the same queries once; again after FTS5's
-    'optimize' on that copy."""
+    store's intents write them), then the same queries once; again after the store's
+    own rebuild of that copy's index into one segment."""
     details = await asyncio.to_thread(
         _details, old_root / "memory.sqlite3", [r.memory_id for r in live])
     fresh_clock = FakeClock(clock.now())
@@ -776,9 +781,9 @@ async def _fresh_store_latency(old_root: Path, root: Path, clock: FakeClock, con
     finally:
         await store.close()
     timings = []
-    for step in ("as written", "optimized"):
-        if step == "optimized":
-            await asyncio.to_thread(_optimize_fts, root / "memory.sqlite3")
+    for step in ("as written", "one segment"):
+        if step == "one segment":
+            await asyncio.to_thread(_one_segment, root / "memory.sqlite3")
         runtime = Runtime(config, root=root, clock=fresh_clock, start_worker=False,
                           start_link=False)
         await runtime.open()
@@ -789,16 +794,24 @@ async def _fresh_store_latency(old_root: Path, root: Path, clock: FakeClock, con
     return timings[0], timings[1]
 
 
-def _optimize_fts(path: Path) -> None:
-    """FTS5's 'optimize' (merge every segment into one) on each FTS5 table of the file:
-    the same index content in the layout a long-lived store reaches at best."""
+def _keep(db: Path, folder: Path, queries: Sequence[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(db)
+    target = sqlite3.connect(folder / "memory.sqlite3")
+    try:
+        source.backup(target)
+    finally:
+        target.close()
+        source.close()
+    (folder / "queries.json").write_text(json.dumps(list(queries)))
+
+
+def _one_segment(path: Path) -> None:
+    """The store's own rebuild of its index (`memory.fts_index.rebuild`): the same index
+    content in one segment, the layout a compacted store reaches at best."""
     conn = sqlite3.connect(path)
     try:
-        tables = [name for name, sql in conn.execute(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'table'")
-            if sql and FTS5_TABLE.search(sql)]
-        for table in tables:
-            conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+        fts_index.rebuild(conn)
         conn.commit()
     finally:
         conn.close()
@@ -884,14 +897,14 @@ def table(results: Sequence[dict[str, Any]], info: dict[str, str]) -> str:
         row(f"questions asked {when}", lambda r, w=when: r["recall@10"][w]["asked"])
     row("ask errors", lambda r: r["ask_errors"])
     for name in ("month_end_in_run", "year_old_store", "fresh_store",
-                 "fresh_store_optimized"):
+                 "fresh_store_one_segment"):
         row(f"recall p50/p95 ms {name}", lambda r, n=name: "-" if n not in r["latency"]
             else f"{_cell(r['latency'][n]['p50_ms'])} / {_cell(r['latency'][n]['p95_ms'])}")
     row("year-old / fresh p50, p95", lambda r:
         f"{_cell(r['latency'].get('ratio_p50'))}, {_cell(r['latency'].get('ratio_p95'))}")
-    row("year-old / fresh optimized p50, p95", lambda r:
-        f"{_cell(r['latency'].get('ratio_optimized_p50'))}, "
-        f"{_cell(r['latency'].get('ratio_optimized_p95'))}")
+    row("year-old / fresh one segment p50, p95", lambda r:
+        f"{_cell(r['latency'].get('ratio_one_segment_p50'))}, "
+        f"{_cell(r['latency'].get('ratio_one_segment_p95'))}")
     row("wall s", lambda r: r["wall_s"])
     row("phases s", lambda r: r["phases_s"])
     return "\n".join(lines)

@@ -112,8 +112,9 @@ def database_bytes(conn: sqlite3.Connection) -> int:
 
 
 def compact(conn: sqlite3.Connection) -> None:
-    """Merge the FTS index a bounded step (`fts_index.merge`: deleted entries of the
-    merged segments are dropped) and return free pages to the file.
+    """Keep the FTS index in few segments (`fts_index.compact`: bounded merge work, or a
+    rebuild of a small index spread over many segments) and return free pages to the
+    file.
 
     Runs outside a transaction, after a cleanup that removed rows. Never FTS5
     'optimize': each call adds a level to the index's structure, which FTS5 refuses as
@@ -121,7 +122,7 @@ def compact(conn: sqlite3.Connection) -> None:
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
-        fts_index.merge(conn)
+        fts_index.compact(conn)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:

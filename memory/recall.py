@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from companion_memory.memory.errors import EmptyQueryError
-from companion_memory.memory.fts_index import varint
+from companion_memory.memory.fts_index import indexed_rows
 from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, record_from_row
 from companion_memory.memory.search_text import (
@@ -93,14 +93,6 @@ def _doc_freqs(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]
 BM25_K1 = 1.2
 BM25_B = 0.75
 """FTS5's built-in bm25() constants; the pruning bound below depends on k1."""
-
-
-def _indexed_rows(conn: sqlite3.Connection) -> int:
-    """Rows in the FTS5 index (the N of BM25's idf), from its averages record."""
-    row = conn.execute("SELECT block FROM memories_fts_data WHERE id = 1").fetchone()
-    if row is None or not row[0]:
-        return 0
-    return varint(bytes(row[0]), 0)[0]
 
 
 def term_bound(n_docs: int, doc_freq: int) -> float:
@@ -177,7 +169,7 @@ class RecallCache:
         if key != self._key:
             self._dfs.clear()
             self._ceilings.clear()
-            self.n_docs = _indexed_rows(conn)
+            self.n_docs = indexed_rows(conn)
             self._key = key
             self.rebuilds += 1
         if len(self._dfs) > DF_CACHE_TERMS:
@@ -205,6 +197,12 @@ class RecallCache:
         return value
 
 
+PLAIN_QUERY_POSTINGS = 4_096
+"""`search` runs the plain OR query (one statement, no pruning) when the query's terms
+have at most this many postings in all: scoring that many rows costs less than the
+pruning's statements, each of which FTS5 plans on its own (and FTS5 since 3.4x
+evaluates their NOT clauses per segment, 20x slower than 3.40 did)."""
+
 FIRST_STEP_SHARE = 0.002
 """The first pruning step takes every term held by at most this share of rows."""
 
@@ -230,7 +228,9 @@ def search(
     `term_bound`, then the cached exact ceilings. `cache` holds the per-term
     statistics while the file is unchanged (`RecallCache`; a fresh one when None);
     `generation` is an extra key of the cache a caller may add. Terms the index
-    does not know by that spelling (df 0, e.g. diacritics) are taken first.
+    does not know by that spelling (df 0, e.g. diacritics) are taken first. When the
+    terms' postings total at most `PLAIN_QUERY_POSTINGS`, the plain OR query itself
+    runs (ties in rowid order).
     """
     tier_values = sorted({Tier(t).value for t in tiers})
     if not terms or not tier_values or limit <= 0:
@@ -238,17 +238,25 @@ def search(
     stats = cache if cache is not None else RecallCache()
     stats.refresh(conn, generation)
     dfs = stats.doc_freqs(conn, terms)
-    order = sorted(terms, key=lambda t: dfs[t])
-    bounds = [term_bound(stats.n_docs, dfs[t]) for t in order]
-    unknown = sum(1 for t in order if dfs[t] == 0)
-    rare = sum(1 for t in order if 0 < dfs[t] <= FIRST_STEP_SHARE * stats.n_docs)
-    first = min(len(order), unknown + max(1, rare))
     marks = ", ".join("?" for _ in tier_values)
     cols = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
     filters = (
         f"m.status = 'active' AND m.tier IN ({marks}) "
         "AND (m.expires_us IS NULL OR m.expires_us > ?)"
     )
+    if sum(dfs.get(t, 0) for t in terms) <= PLAIN_QUERY_POSTINGS:
+        rows = conn.execute(
+            "SELECT c.score, " + cols + " FROM (SELECT rowid AS rid, bm25(memories_fts) AS "
+            "score FROM memories_fts WHERE memories_fts MATCH ?) AS c CROSS JOIN memories AS m "
+            f"ON m.rowid = c.rid WHERE {filters} ORDER BY c.score, m.rowid LIMIT ?",
+            (match_expression(terms), *tier_values, now_us, limit),
+        ).fetchall()
+        return [(record_from_row(tuple(r[1:])), -float(r[0])) for r in rows]
+    order = sorted(terms, key=lambda t: dfs[t])
+    bounds = [term_bound(stats.n_docs, dfs[t]) for t in order]
+    unknown = sum(1 for t in order if dfs[t] == 0)
+    rare = sum(1 for t in order if 0 < dfs[t] <= FIRST_STEP_SHARE * stats.n_docs)
+    first = min(len(order), unknown + max(1, rare))
     best: list[tuple[float, tuple[object, ...]]] = []
     taken = 0
     while taken < len(order):
@@ -262,12 +270,12 @@ def search(
         )
         rows = conn.execute(
             f"SELECT c.score, {cols} FROM (SELECT * FROM ({inner}) ORDER BY score LIMIT ?) "
-            f"AS c JOIN memories AS m ON m.rowid = c.rid WHERE {filters} ORDER BY c.score",
+            f"AS c CROSS JOIN memories AS m ON m.rowid = c.rid WHERE {filters} ORDER BY c.score",
             (*matches, limit, *tier_values, now_us),
         ).fetchall()
         if len(rows) < limit:  # the filters dropped some of the best: rank them all
             rows = conn.execute(
-                f"SELECT c.score, {cols} FROM ({inner}) AS c JOIN memories AS m "
+                f"SELECT c.score, {cols} FROM ({inner}) AS c CROSS JOIN memories AS m "
                 f"ON m.rowid = c.rid WHERE {filters} ORDER BY c.score LIMIT ?",
                 (*matches, *tier_values, now_us, limit),
             ).fetchall()
@@ -493,7 +501,7 @@ def related_search(
             floor = int(row[0]) if row is not None else 0
     sql = (
         f"SELECT {cols} FROM memories_fts "
-        "JOIN memories AS m ON m.rowid = memories_fts.rowid "
+        "CROSS JOIN memories AS m ON m.rowid = memories_fts.rowid "
         "WHERE memories_fts MATCH ? AND memories_fts.rowid >= ? "
         f"AND m.status = 'active' AND m.tier IN ({marks}) "
         f"AND (m.expires_us IS NULL OR m.expires_us > ?) ORDER BY {order} LIMIT ?"

@@ -133,7 +133,7 @@ async def test_a_fortnight_runs_through_the_runtime_with_a_sound_store(
     assert result["ask_errors"] == {}
     timed = result["latency"]
     assert timed["year_old_store"]["n"] == timed["fresh_store"]["n"] == \
-        timed["fresh_store_optimized"]["n"] == result["recall@10"]["month_end"]["asked"]
+        timed["fresh_store_one_segment"]["n"] == result["recall@10"]["month_end"]["asked"]
 
 
 @pytest.mark.skipif(not sqlite_swap.available(), reason="pysqlite3-binary is not installed")

@@ -494,6 +494,7 @@ class Run:
     bm25: dict[str, list[float]] = field(default_factory=lambda: {"fresh": [], "month_end": []})
     ask_errors: Counter[str] = field(default_factory=Counter)
     month_end_s: list[float] = field(default_factory=list)
+    forgotten: int = 0
     phases: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
 
 
@@ -528,7 +529,11 @@ async def _advance(clock: FakeClock, when: datetime) -> None:
         await clock.advance(step)
 
 
-async def run_user(data: UserData, *, progress: bool = True) -> dict[str, Any]:
+async def run_user(data: UserData, *, progress: bool = True,
+                   forget_every: int = 0) -> dict[str, Any]:
+    """Feed `data` through a Runtime on a FakeClock (see the module docstring); with
+    `forget_every`, the owner forgets the newest live memory after every that many
+    rounds (so a forget's index rebuild and scrub run all year long too)."""
     config = config_for()
     idle = timedelta(seconds=config.worker.idle_delay_s)
     asks, skipped = schedule(data)
@@ -578,6 +583,8 @@ async def run_user(data: UserData, *, progress: bool = True) -> dict[str, Any]:
                                "errors": dict(errors)}
                     out.first_failure = out.first_failure or failure
                     out.last_failure = failure
+                if forget_every and out.rounds % forget_every == 0:
+                    await _forget_newest(runtime, out)
                 if progress and out.rounds % PROGRESS_EVERY == 0:
                     print(f"  {data.name}: round {out.rounds} at "
                           f"{clock.now().date().isoformat()}, failing rounds "
@@ -626,6 +633,19 @@ async def run_user(data: UserData, *, progress: bool = True) -> dict[str, Any]:
     result["phases_s"] = {k: round(v, 1) for k, v in out.phases.items()}
     result["phases_s"]["bm25"] = round(bm25.seconds, 1)
     return result
+
+
+async def _forget_newest(runtime: Runtime, out: Run) -> None:
+    newest = await runtime.list_memories(limit=1)
+    if not newest:
+        return
+    try:
+        await runtime.forget(newest[0].memory_id, reason="soak: the owner says no")
+    except Exception as exc:
+        out.failing_rounds += 1
+        out.errors[f"forget:{_code(exc)}"] += 1
+        return
+    out.forgotten += 1
 
 
 async def _ask(runtime: Runtime, ask: Ask, out: Run, bm25: Bm25Baseline,
@@ -707,6 +727,7 @@ async def _final(runtime: Runtime, out: Run, snapshot: dict[str, Any]) -> dict[s
         "pending_at_end": await runtime.pending_count(),
         "live_memories": snapshot.get("live_memories"),
         "memories_added": out.added,
+        "forgotten": out.forgotten,
         "intents_applied": out.applied,
         "fts_readable": snapshot.get("fts_readable"),
         "recall@10": {
@@ -845,6 +866,11 @@ def _file_checks(root: Path) -> dict[str, Any]:
             except sqlite3.DatabaseError as err:
                 checks[table] = f"error: {type(err).__name__}: {str(err)[:80]}"
         out["fts5_integrity_check"] = checks
+        try:
+            health = fts_index.check(conn)  # the store's own check (doctor's)
+            out["store_check"] = "; ".join(health.problems) or "ok"
+        except sqlite3.DatabaseError as err:
+            out["store_check"] = f"error: {type(err).__name__}"
     finally:
         conn.close()
     return out
@@ -928,6 +954,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sqlite", choices=("system", "pysqlite3"), default="system",
                         help="which SQLite library the whole run uses")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--forget-every", type=int, default=0, metavar="N",
+                        help="the owner forgets the newest memory after every N rounds")
     parser.add_argument("--profile", type=Path, help="write cProfile statistics of the "
                         "main thread here (SQLite work runs on the store's own thread)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -966,7 +994,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for data in datasets:
         if profiler is not None:
             profiler.enable()
-        result = asyncio.run(run_user(data, progress=not args.quiet))
+        result = asyncio.run(run_user(data, progress=not args.quiet,
+                                      forget_every=args.forget_every))
         if profiler is not None:
             profiler.disable()
         result["sent_sms_left_out"] = data.sent_sms

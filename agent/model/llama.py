@@ -26,6 +26,7 @@ past it the thread stops and the call raises `ModelTimeoutError`.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import time
 from collections.abc import Callable
@@ -51,6 +52,11 @@ from companion_memory.agent.model.schema_tools import parse_completion
 from companion_memory.agent.model.settings import ProviderConfigError
 
 T = TypeVar("T")
+
+LLAMA_PACKAGE_MISSING = (
+    "llama-cpp-python installed for it: pip install 'companion-memory[llama]' (it compiles "
+    "llama.cpp, which needs a C compiler and takes several minutes), or another kind"
+)
 
 
 def default_threads() -> int:
@@ -89,6 +95,8 @@ class LlamaCppProvider:
     ) -> None:
         if not isinstance(model_path, str) or not model_path:
             raise ProviderConfigError("model_path", model_path, "a path to a GGUF file")
+        if importlib.util.find_spec("llama_cpp") is None:  # found, not imported
+            raise ProviderConfigError("kind", self.name, LLAMA_PACKAGE_MISSING)
         for key, value in (("n_ctx", n_ctx), ("max_prompt_tokens", max_prompt_tokens)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ProviderConfigError(key, value, "a positive integer")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import threading
 import time
@@ -335,6 +336,22 @@ async def test_closed_provider_refuses_and_close_is_idempotent(model_path: str) 
 def test_invalid_construction_names_the_key(kwargs: dict[str, int], key: str) -> None:
     with pytest.raises(ProviderConfigError, match=f"provider setting {key}="):
         LlamaCppProvider("/nowhere.gguf", **kwargs)  # type: ignore[arg-type]
+
+
+def test_without_llama_cpp_python_the_provider_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A user who picks the llama provider without the `llama` extra is told what to install
+    when the provider is built, not with a model error at the first call."""
+    find_spec = importlib.util.find_spec
+
+    def without_llama_cpp(name: str, package: str | None = None) -> Any:
+        return None if name == "llama_cpp" else find_spec(name, package)
+
+    monkeypatch.setattr(importlib.util, "find_spec", without_llama_cpp)
+    with pytest.raises(ProviderConfigError,
+                       match=r"kind='llama'.*pip install 'companion-memory\[llama\]'"):
+        LlamaCppProvider("/any/model.gguf")
 
 
 def _reference_completion(model_path: str, prompt: str, limit: int) -> str:

@@ -59,10 +59,11 @@ MODELS = {
 
 
 COLUMNS = (
-    "model", "one decode step, ms: median / p95 / max",
-    "cancel to task done, ms: median / p95 / max", "cancel p95 / decode p95",
-    "flag to thread stop, ms: median / p95", "most decodes / tokens after the flag",
-    "cancels; uncancelled call (median)",
+    "model", "one decode step, uncancelled calls, ms: median / p95 / max",
+    "cancel to task done, ms: median / p95 / max",
+    "the decode in flight at the cancel, ms: median / p95",
+    "wait after that decode ended, ms: median / p95 / max",
+    "most decodes / tokens after the flag", "cancels; uncancelled call (median)",
 )
 TABLE_HEAD = "| " + " | ".join(COLUMNS) + " |\n" + "|---" * len(COLUMNS) + "|"
 
@@ -93,13 +94,13 @@ async def measure(path: Path, calls: list[Call], cancels: int, threads: int,
     await provider.load()
     engine = provider._engine
     assert engine is not None
-    decodes: list[tuple[int, float]] = []  # (tokens in the batch, seconds)
+    decodes: list[tuple[int, float, float]] = []  # (tokens in the batch, start, end)
     real_decode = engine.llm._ctx.decode
 
     def timed_decode(batch: Any) -> None:
         started = time.perf_counter()
         real_decode(batch)
-        decodes.append((int(batch.batch.n_tokens), time.perf_counter() - started))
+        decodes.append((int(batch.batch.n_tokens), started, time.perf_counter()))
 
     engine.llm._ctx.decode = timed_decode
     durations: list[float] = []
@@ -113,34 +114,45 @@ async def measure(path: Path, calls: list[Call], cancels: int, threads: int,
     baseline = list(decodes)
     rng = random.Random(seed)
     seen: list[float] = []
+    in_flight: list[float] = []  # whole duration of the decodes that ended after the cancel
+    beyond: list[float] = []  # the wait after the last of them ended
     thread: list[float] = []
     after_decodes: list[int] = []
     after_tokens: list[int] = []
     finished_first = 0
-    for trial in range(cancels):
+    trial = 0
+    while len(seen) < cancels and trial < 3 * cancels:
         index = trial % len(calls)
+        trial += 1
         messages, schema, budget = calls[index]
         provider.last_cancel = None
+        started = time.perf_counter()
         task = asyncio.create_task(provider.generate(
             messages, schema=schema, max_output_tokens=budget, deadline_s=600))
         await asyncio.sleep(rng.uniform(0.0, durations[index]))
-        if task.done():
+        if task.done():  # the machine got faster: try again within the new duration
             finished_first += 1
             await task
+            durations[index] = time.perf_counter() - started
             continue
+        decodes.clear()
         cancelled_at = time.perf_counter()
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-        seen.append(time.perf_counter() - cancelled_at)
+        done_at = time.perf_counter()
+        seen.append(done_at - cancelled_at)
+        late = [(start, end) for _, start, end in decodes if end > cancelled_at]
+        in_flight.append(sum(end - start for start, end in late))
+        beyond.append(done_at - max((end for _, end in late), default=cancelled_at))
         report = provider.last_cancel
         if report is not None:
             thread.append(report.stop_latency_s)
             after_decodes.append(report.decodes_after_cancel)
             after_tokens.append(report.tokens_after_cancel)
     await provider.close()
-    every = [s for _, s in baseline]
-    single = [s for n, s in baseline if n == 1]
+    every = [end - start for _, start, end in baseline]
+    single = [end - start for n, start, end in baseline if n == 1]
     return {
         "threads": threads,
         "calls": len(calls),
@@ -154,6 +166,9 @@ async def measure(path: Path, calls: list[Call], cancels: int, threads: int,
         "cancel_ms": [statistics.median(seen) * 1e3, pct(seen, 0.95) * 1e3, max(seen) * 1e3],
         "thread_ms": ([statistics.median(thread) * 1e3, pct(thread, 0.95) * 1e3]
                       if thread else None),
+        "in_flight_ms": [statistics.median(in_flight) * 1e3, pct(in_flight, 0.95) * 1e3],
+        "beyond_ms": [statistics.median(beyond) * 1e3, pct(beyond, 0.95) * 1e3,
+                      max(beyond) * 1e3],
         "decodes_after_max": max(after_decodes, default=0),
         "tokens_after_max": max(after_tokens, default=0),
     }
@@ -164,36 +179,48 @@ def render(results: dict[str, dict[str, Any] | None], command: str, load: tuple[
     rows = []
     for name, fig in results.items():
         if fig is None:
-            rows.append(f"| {MODELS[name]} | not fetched | | | | | |")
+            rows.append(f"| {MODELS[name]} | not fetched |" + " |" * (len(COLUMNS) - 2))
             continue
         d, c = fig["decode_ms"], fig["cancel_ms"]
-        thread = fig["thread_ms"]
+        f, b = fig["in_flight_ms"], fig["beyond_ms"]
         rows.append(
             f"| {MODELS[name]} | {d[0]:.0f} / {d[1]:.0f} / {d[2]:.0f} "
             f"({fig['single_decode_ms']:.0f} for 1 token) | "
             f"{c[0]:.0f} / **{c[1]:.0f}** / {c[2]:.0f} | "
-            f"{c[1] / d[1]:.2f} | "
-            f"{thread[0]:.0f} / {thread[1]:.0f} | "
+            f"{f[0]:.0f} / {f[1]:.0f} | "
+            f"{b[0]:.1f} / {b[1]:.1f} / {b[2]:.1f} | "
             f"{fig['decodes_after_max']} / {fig['tokens_after_max']} | "
-            f"{fig['cancels']} ({fig['finished_first']} ended first); "
+            f"{fig['cancels']} ({fig['finished_first']} ended first, retried); "
             f"{fig['call_s']:.1f} s, {fig['completion_tokens']:.0f} tokens |"
         )
     table = "\n".join(rows)
+    measured = [fig for fig in results.values() if fig is not None]
+    result = (
+        f"Result: in all {sum(f['cancels'] for f in measured)} cancels the thread stopped after "
+        f"at most {max(f['decodes_after_max'] for f in measured)} decode and "
+        f"{max(f['tokens_after_max'] for f in measured)} tokens (the bound is {STEP_TOKENS}), "
+        f"and the cancelled task was done at most "
+        f"{max(f['beyond_ms'][2] for f in measured):.1f} ms after the decode in flight ended. "
+        "The wait is that decode, so its p95 follows the slowest decodes of the run."
+    ) if measured else "No model was measured."
     return f"""{HEADING}
 
 Command: `{command}` (2-core machine shared with other jobs: load average {load[0]:.1f}
 before, {load[1]:.1f} after; one thread per model; real notification-contract batches
-of the fortnight corpus).
+of the fortnight corpus; the Qwen files from `companion-memory model fetch`).
 
 The contract is counted, not timed: once a call's cancel flag is set, at most one
 llama.cpp decode finishes (every decode checks the flag first and evaluates at most
 {PROMPT_CHUNK} tokens) and at most {STEP_TOKENS} tokens are added to the answer. So the
-wait is about one decode step of the loaded model on the machine at hand; the baseline
-beside it is the time of one decode step, timed around every llama_decode of the same
-calls run without cancelling (in the same run).
+wait is the rest of the decode in flight. Beside it: one decode step of the same calls
+run without cancelling (every llama_decode timed, in the same run), and, per cancel, the
+whole duration of the decode that was in flight and the time from its end to the
+cancelled task being done (what the wait costs beyond that decode).
 
 {TABLE_HEAD}
 {table}
+
+{result}
 
 - A cancel lands at a uniformly random moment of the call's uncancelled duration, prompt
   evaluation included, the way a foreground start cancels the worker's model call; "cancel
@@ -201,7 +228,10 @@ calls run without cancelling (in the same run).
   stopped by then, so the CPU is free).
 - A decode step's time grows with the model and with the tokens in the batch (a prompt
   chunk or a draft of up to {PROMPT_CHUNK} tokens costs more than one sampled token), and
-  with the load of the machine: on another CPU the milliseconds differ, the counts do not.
+  with the load of the machine, which varied several-fold during the run (the same
+  24-token prompt chunk took from a fraction of a second to seconds): compare the wait
+  with the decode in flight at that moment, not with the uncancelled median. On another
+  CPU the milliseconds differ; the counts in the last columns do not.
 """
 
 

@@ -14,10 +14,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP) $(DEMO_STAMP)
 
-# What the demo needs (llama.cpp, the bundled model, the HTTP provider, the emulated
-# phone); the test tools come with `make test`.
+# What the default demo runs: the package and the emulated phone (bumble; prebuilt
+# wheels only). The deterministic provider needs no model, so llama.cpp, which compiles
+# from source, is left to `make test` and to users of `demo --provider llama`.
 $(DEMO_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[llama,model,http,emulator]'
+	$(BIN)/pip install --quiet -e '.[emulator]'
 	touch $(DEMO_STAMP)
 
 install: $(STAMP)

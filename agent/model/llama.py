@@ -1,4 +1,4 @@
-"""`LlamaCppProvider`: llama.cpp in process, on one owned thread, cancellable between tokens.
+"""`LlamaCppProvider`: llama.cpp in process, on one owned thread, cancellable between decodes.
 
 Loading and every generation run on the provider's single thread, never on
 the event loop; calls queue behind each other there. Output is constrained by
@@ -7,12 +7,16 @@ and cached), so a completion that ends normally always parses; it is still
 validated, and one cut short by `max_output_tokens` is reported as
 `ModelOutputError`.
 
-Cancellation: cancelling the task awaiting `complete()` sets the call's flag;
-the thread sees it before the next token (or the next prompt chunk) and stops.
-The cancelled `complete()` waits for that stop before re-raising
+Cancellation: cancelling the task awaiting `complete()` sets the call's flag.
+The contract is counted in decodes and tokens, not in time: once the flag is
+set, at most one llama.cpp decode finishes (the one in flight) and at most
+`STEP_TOKENS` tokens are added to the answer before the thread stops, because
+every decode checks the flag first and evaluates at most `PROMPT_CHUNK` tokens
+(`llama_engine` says how). The wait is therefore one decode of the loaded model
+on this machine. The cancelled `complete()` waits for that stop before re-raising
 `CancelledError`, so when the cancelled task is done the CPU is free. A call
 still queued behind another is dropped without running. The model stays loaded
-and the next call works. `last_cancel` records how many tokens were produced
+and the next call works. `last_cancel` records the decodes and tokens finished
 after the cancel request and how long the stop took.
 
 Deadline: `request.deadline_s` counts from the call, including time queued;
@@ -22,6 +26,7 @@ past it the thread stops and the call raises `ModelTimeoutError`.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import time
 from collections.abc import Callable
@@ -48,6 +53,11 @@ from companion_memory.agent.model.settings import ProviderConfigError
 
 T = TypeVar("T")
 
+LLAMA_PACKAGE_MISSING = (
+    "llama-cpp-python installed for it: pip install 'companion-memory[llama]' (it compiles "
+    "llama.cpp, which needs a C compiler and takes several minutes), or another kind"
+)
+
 
 def default_threads() -> int:
     """Half the CPUs (at least 1): llama.cpp's threads spin-wait on each other, so on a
@@ -58,10 +68,13 @@ def default_threads() -> int:
 
 @dataclass(frozen=True, slots=True)
 class CancelReport:
-    """How a cancelled call stopped: tokens generated after the request, and the delay."""
+    """How a cancelled call stopped, counted from the moment its flag was set: the
+    llama.cpp decodes that finished after it (at most 1), the tokens added to the answer
+    after it (at most `STEP_TOKENS`), and the delay until the thread saw the flag."""
 
     tokens_after_cancel: int
     stop_latency_s: float
+    decodes_after_cancel: int = 0
 
 
 class LlamaCppProvider:
@@ -82,6 +95,8 @@ class LlamaCppProvider:
     ) -> None:
         if not isinstance(model_path, str) or not model_path:
             raise ProviderConfigError("model_path", model_path, "a path to a GGUF file")
+        if importlib.util.find_spec("llama_cpp") is None:  # found, not imported
+            raise ProviderConfigError("kind", self.name, LLAMA_PACKAGE_MISSING)
         for key, value in (("n_ctx", n_ctx), ("max_prompt_tokens", max_prompt_tokens)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ProviderConfigError(key, value, "a positive integer")
@@ -144,6 +159,7 @@ class LlamaCppProvider:
                 self.last_cancel = CancelReport(
                     tokens_after_cancel=job.completion_tokens - (job.tokens_at_cancel or 0),
                     stop_latency_s=job.stopped_at - requested,
+                    decodes_after_cancel=job.decodes - (job.decodes_at_cancel or 0),
                 )
             raise
         return future.result()

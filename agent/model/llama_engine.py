@@ -27,10 +27,17 @@ per schema, reset per call) and a greedy decoding loop written for two things
   while they agree; the rest is dropped from the KV cache. The answer is the one
   token-by-token decoding gives; a run of matching tokens costs one batch instead
   of one decoding step each.
-- Cancellation and deadlines between tokens. The prompt is evaluated in
-  chunks of `PROMPT_CHUNK` tokens and the loop checks the job's cancel flag
-  and deadline before every chunk and every token, so a cancel stops work
-  within one token (or one chunk) and leaves the model loaded and usable.
+- Cancellation in decode steps. Every `llama_decode` goes through `_decode`, which
+  checks the job's cancel flag and deadline first and counts the decode on the job;
+  the loop checks them again before each step that appends tokens. A decode
+  evaluates at most `PROMPT_CHUNK` tokens (a prompt chunk, a run of deferred fixed
+  text, or a sampled token with its draft), and a step appends at most `STEP_TOKENS`
+  tokens to the answer (fixed text is fed in runs of at most that, a draft is never
+  longer). So once the flag is set, at most one decode finishes (the one in flight,
+  or the one whose check had just passed) and at most `STEP_TOKENS` tokens are
+  appended before the thread stops; how long that takes is one decode of at most
+  `PROMPT_CHUNK` tokens on the machine at hand. The model stays loaded and usable,
+  and `Job` counts decodes and tokens at the cancel so the provider can report both.
 
 The KV cache of the previous call is reused for the longest common prompt
 prefix (the system prompt of a scenario is the same every batch).
@@ -65,10 +72,16 @@ from companion_memory.agent.model.provider import (
 from companion_memory.agent.model.schema_tools import schema_key, schema_to_gbnf
 
 GGUF_MAGIC = b"GGUF"
-PROMPT_CHUNK = 24  # tokens per prompt-eval step: the cancel check granularity during prefill
+PROMPT_CHUNK = 24
+"""The most tokens one decode evaluates: a prompt chunk, a run of deferred fixed text,
+a sampled token with its draft. A cancel waits for at most one such decode."""
+STEP_TOKENS = 16
+"""The most tokens one step of the decoding loop appends to the answer between two looks
+at the cancel flag: forced text is fed in runs of at most this, a draft is never longer."""
 _WIDTHS = (1, 64, 4096)  # candidate widths tried before the whole vocabulary
 _GRAMMAR_CACHE = 16  # compiled grammars kept (one per schema)
 DRAFT_TOKENS = (4, 16)  # the least and the most tokens of one draft (it grows while kept)
+assert DRAFT_TOKENS[1] <= STEP_TOKENS and 1 + DRAFT_TOKENS[1] <= PROMPT_CHUNK
 
 
 class GenerationCancelled(Exception):
@@ -87,14 +100,21 @@ class Job:
     cancel_event: threading.Event = field(default_factory=threading.Event)
     cancel_requested_at: float | None = None
     tokens_at_cancel: int | None = None
+    decodes_at_cancel: int | None = None
     completion_tokens: int = 0  # updated by the thread as it goes
+    decodes: int = 0  # llama_decode calls finished, updated by the thread
+    decode_s: float = 0.0  # time spent in them
     stopped_at: float | None = None  # when the thread saw the cancel flag
 
     def cancel(self, now: float) -> None:
-        if self.cancel_requested_at is None:
+        """Set the flag, then note the counts: whatever the thread does once the flag is
+        set is either counted as after the cancel or was already done when it was read."""
+        first = self.cancel_requested_at is None
+        self.cancel_event.set()
+        if first:
             self.cancel_requested_at = now
             self.tokens_at_cancel = self.completion_tokens
-        self.cancel_event.set()
+            self.decodes_at_cancel = self.decodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +132,8 @@ class Generation:
     forced_tokens: int = 0  # of completion_tokens, fed as fixed text rather than sampled
     drafted_tokens: int = 0  # of completion_tokens, picked from a draft evaluated in a batch
     drafts: int = 0  # draft batches evaluated
+    decodes: int = 0  # llama_decode calls (prompt chunks included)
+    decode_s: float = 0.0  # time spent in them
 
 
 class _Lookup:
@@ -233,6 +255,7 @@ class LlamaEngine:
             )
         self.load_s = time.perf_counter() - started
         self.n_ctx = n_ctx
+        self._chunk = min(PROMPT_CHUNK, int(self.llm.n_batch))  # so one eval is one decode
         self._vocab = llama_cpp.llama_model_get_vocab(self.llm.model)
         self.n_vocab = int(self.llm.n_vocab())
         self._template: str | None = self.llm.metadata.get("tokenizer.chat_template") or None
@@ -341,22 +364,29 @@ class LlamaEngine:
                 self._skeletons.popitem(last=False)
         return self._skeletons[key]
 
-    def _fixed_tokens(self, cursor: Cursor, grammar: Any, room: int) -> list[int]:
-        """The tokens of the text the schema forces next, each accepted by the grammar
-        (and so consumed by it); stops at the first token it refuses or at `room`."""
-        text = cursor.forced()
-        if not text or room < 1:
-            return []
-        tokens: list[int] = self.llm.tokenize(text.encode("utf-8"), add_bos=False,
-                                              special=False)
-        if self.llm.detokenize(tokens).decode("utf-8", errors="replace") != text:
-            return []  # this tokenizer does not spell the text back the same way alone
+    def _fixed_tokens(self, cursor: Cursor, grammar: Any, room: int,
+                      queued: list[int]) -> list[int]:
+        """The next tokens of the text the schema forces, each accepted by the grammar (and
+        so consumed by it): at most `STEP_TOKENS` and `room`; stops at the first token it
+        refuses. The text is tokenized whole once: `queued` keeps its tokens not taken
+        yet, so a long fixed text is fed in steps and the tokens are those of one pass."""
+        if not queued:
+            text = cursor.forced()
+            if not text or room < 1:
+                return []
+            tokens: list[int] = self.llm.tokenize(text.encode("utf-8"), add_bos=False,
+                                                  special=False)
+            if self.llm.detokenize(tokens).decode("utf-8", errors="replace") != text:
+                return []  # this tokenizer does not spell the text back the same way alone
+            queued.extend(tokens)
         taken: list[int] = []
-        for token in tokens[:room]:
+        for token in queued[: min(room, STEP_TOKENS)]:
             if not self._admits(grammar, token):
-                break
+                queued.clear()  # the rest is not fed; the next step asks the cursor again
+                return taken
             self._lib.llama_sampler_accept(grammar, token)
             taken.append(token)
+        del queued[: len(taken)]
         return taken
 
     def _check(self, job: Job) -> None:
@@ -382,10 +412,21 @@ class LlamaEngine:
         else:
             prefix = 0
             llm.reset()
-        for start in range(prefix, len(tokens), PROMPT_CHUNK):
-            self._check(job)
-            llm.eval(tokens[start : start + PROMPT_CHUNK])
+        for start in range(prefix, len(tokens), self._chunk):
+            self._decode(job, tokens[start : start + self._chunk])
         return prefix
+
+    def _decode(self, job: Job, batch: list[int], *, all_logits: bool = False) -> None:
+        """The one way a batch reaches llama_decode: the cancel flag and the deadline are
+        checked first, so no decode starts once a cancel was seen; the job counts it."""
+        self._check(job)
+        started = time.perf_counter()
+        if all_logits:
+            self._eval_all(batch)
+        else:
+            self.llm.eval(batch)  # one llama_decode: batch is at most n_batch tokens
+        job.decode_s += time.perf_counter() - started
+        job.decodes += 1
 
     def _logits(self, index: int) -> Any:
         """The logits at batch position `index` of the last eval (-1: its last token); a
@@ -445,6 +486,7 @@ class LlamaEngine:
         forced = drafted = drafts = 0
         lookup = _Lookup(tokens) if self.draft_from_prompt else None
         draft_size = DRAFT_TOKENS[0]
+        queued: list[int] = []  # fixed text tokenized but not fed yet (see _fixed_tokens)
         logits: Any = None  # the next token's logits when not those of the last eval
         started = self._monotonic()
         try:
@@ -458,7 +500,7 @@ class LlamaEngine:
                     if cursor.done:
                         stopped = "eog"  # the answer is complete: only the end may follow
                         break
-                    fixed = self._fixed_tokens(cursor, grammar, limit - len(out))
+                    fixed = self._fixed_tokens(cursor, grammar, limit - len(out), queued)
                     if fixed:
                         out.extend(fixed)
                         forced += len(fixed)
@@ -472,9 +514,8 @@ class LlamaEngine:
                 # A picked token is evaluated only when the next pick needs its logits,
                 # together with the fixed text that follows it: one batch instead of one
                 # step each, and nothing at all for the text that closes the answer.
-                for start in range(0, len(pending), PROMPT_CHUNK):
-                    self._check(job)
-                    self.llm.eval(pending[start : start + PROMPT_CHUNK])
+                for start in range(0, len(pending), self._chunk):
+                    self._decode(job, pending[start : start + self._chunk])
                     logits = None
                 pending = []
                 if logits is None:
@@ -493,7 +534,7 @@ class LlamaEngine:
                 # the sampled token and the draft in one batch, logits at every position
                 drafts += 1
                 base = self.llm.n_tokens
-                self._eval_all([token, *draft])
+                self._decode(job, [token, *draft], all_logits=True)
                 kept = 0
                 for index, guess in enumerate(draft):
                     pick = self._pick(self._logits(index), grammar, widths)
@@ -530,6 +571,8 @@ class LlamaEngine:
             forced_tokens=forced,
             drafted_tokens=drafted,
             drafts=drafts,
+            decodes=job.decodes,
+            decode_s=job.decode_s,
         )
 
     def close(self) -> None:

@@ -7,8 +7,8 @@ the parsed JSON (or the reason it could not be parsed). Items are placed in the
 prompt as quoted JSON data, one per line, after an explicit statement that they
 are untrusted data and never instructions.
 
-Cancellation: cancelling the awaiting task cancels the provider call (providers
-stop between tokens). Provider errors propagate as `ModelError`; a call past
+Cancellation: cancelling the awaiting task cancels the provider call (llama.cpp
+finishes at most the decode in flight; `agent.model.llama_engine`). Provider errors propagate as `ModelError`; a call past
 `deadline_s` raises `ModelTimeoutError`.
 """
 

@@ -3,7 +3,8 @@
 Providers: `DeterministicProvider` (no model; scenario fallbacks), `ScriptedProvider`
 (tests), `LlamaCppProvider` (llama.cpp in process), `OpenAICompatibleProvider`
 (HTTP). Cancelling the awaiting task cancels the call: a provider must stop work
-promptly (llama.cpp between tokens, HTTP by closing the request) and stay usable.
+promptly (llama.cpp: no decode starts once the flag is seen, so at most the one in
+flight finishes; HTTP by closing the request) and stay usable.
 """
 
 from __future__ import annotations

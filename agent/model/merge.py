@@ -8,8 +8,8 @@ prompt as quoted JSON data, one per line, after an explicit statement that they
 are untrusted data and never instructions.
 
 Cancellation: cancelling the awaiting task cancels the provider call (llama.cpp
-finishes at most the decode in flight; `agent.model.llama_engine`). Provider errors propagate as `ModelError`; a call past
-`deadline_s` raises `ModelTimeoutError`.
+finishes at most the decode in flight; `agent.model.llama_engine`). Provider errors
+propagate as `ModelError`; a call past `deadline_s` raises `ModelTimeoutError`.
 """
 
 from __future__ import annotations

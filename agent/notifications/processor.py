@@ -573,12 +573,28 @@ def _contract_messages(
     )
 
 
+SUBJECT_ATTEMPTS = 4
+"""Digests tried for a notification's subject (see `notification_subject`)."""
+
+
 def notification_subject(record: NotificationRecord) -> str:
     """The subject of a notification's memory: a digest of (app id, key), no content, so
-    every later event of the same notification finds the memory it already has."""
+    every later event of the same notification finds the memory it already has.
+
+    About one digest in 20,000 reads as a secret to the store's detector (20 hex digits
+    can pass an IBAN's mod-97 check: "ee81f7edeef8a5c71b35"), and the store refuses a
+    subject holding one, which made the notification's batch a poison gap. Such a digest
+    is derived again with a counter until it reads as none: the same subject for the same
+    notification every time, and unchanged for every digest that never read as one."""
     event = record.event
-    digest = hashlib.blake2b(f"{event.app_id}\0{event.key}".encode(), digest_size=10)
-    return "notification:" + digest.hexdigest()
+    for attempt in range(SUBJECT_ATTEMPTS):
+        salt = f"\0{attempt}" if attempt else ""
+        digest = hashlib.blake2b(f"{event.app_id}\0{event.key}{salt}".encode(),
+                                 digest_size=10)
+        subject = "notification:" + digest.hexdigest()
+        if not contains_secret(subject):
+            return subject
+    raise AssertionError("no notification subject free of secret-like digits")  # 1 in 1e17
 
 
 def source_words(record: NotificationRecord) -> str:

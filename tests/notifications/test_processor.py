@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from companion_memory.memory.records import (
     Status,
     Tier,
 )
+from companion_memory.memory.secrets import contains_secret
 from tests.notifications.harness import all_prompt_text, event, pipeline
 
 
@@ -337,3 +339,32 @@ async def test_a_malformed_store_keeps_the_batch_pending_without_attempts(
         report = (await p.processor.run_batch()).report
         assert report.error is None and report.applied == 1 and report.pending == 0
         assert p.context.memory_cursor == 1
+
+
+SECRET_LIKE_KEY = "wa-401301"
+"""A WhatsApp notification key whose plain (app id, key) digest, ee186d75d7645774a1d1,
+passes the IBAN check (found by trying keys wa-0, wa-1, ...)."""
+
+
+async def test_a_subject_digest_that_reads_as_a_secret_never_costs_a_memory(
+    tmp_path: Path,
+) -> None:
+    """The store refuses a subject holding a secret; a notification whose digest happens to
+    look like one still gets its memory, and a later version of it finds that memory."""
+    key = SECRET_LIKE_KEY
+    plain = hashlib.blake2b(f"net.whatsapp.WhatsApp\0{key}".encode(), digest_size=10)
+    assert contains_secret("notification:" + plain.hexdigest())  # what made it a gap
+    async with pipeline(tmp_path, retry_budget=2) as p:
+        p.publish(event("Dinner on Friday at 7 at the Greek place?", key=key))
+        report = (await p.processor.run_batch()).report
+        assert report.error is None and report.applied == 1 and report.gaps == 0
+        first = await p.memories()
+        assert len(first) == 1 and first[0].subject is not None
+        assert not contains_secret(first[0].subject)
+        p.publish(event("Dinner on Friday at 8 at the Greek place?", key=key,
+                        kind="modified", minutes=5))
+        report = (await p.processor.run_batch()).report
+        assert report.error is None and report.gaps == 0
+        after = await p.memories()
+        assert [m.memory_id for m in after] == [first[0].memory_id]
+        assert "at 8" in after[0].text and after[0].subject == first[0].subject

@@ -42,10 +42,14 @@ an older release gets there."""
 MERGE_PAGES = 256
 """Leaf pages of incremental merge work per compaction (FTS5 'merge', N > 0)."""
 
-REBUILD_SEGMENTS = 4
-"""Compaction rebuilds an index of more segments than this (when it is small enough):
-each query reads every segment (a year-old store of 122 memories in 7 segments answered
-in 5x the p95 of the same memories in one)."""
+REBUILD_SEGMENTS = 2
+"""Compaction rebuilds an index of more segments than this plus one per
+`REBUILD_ROWS_PER_SEGMENT` rows (when it is small enough): each query reads every
+segment (a year-old store of 122 memories in 7 segments answered in 5x the p95 of the
+same memories in one), and a larger index, which costs more to rebuild, is rebuilt less
+often."""
+
+REBUILD_ROWS_PER_SEGMENT = 1_000
 
 REBUILD_MAX_ROWS = 5_000
 """The most rows compaction rebuilds at once; a larger index gets merge work instead
@@ -130,17 +134,20 @@ def indexed_rows(conn: sqlite3.Connection) -> int:
 def compact(conn: sqlite3.Connection) -> str:
     """Keep the index in few segments after a cleanup; returns what it did.
 
-    A search reads every segment, so an index of `REBUILD_SEGMENTS` or fewer segments
-    gets bounded incremental merge work (`MERGE_PAGES`; deleted entries of the merged
-    segments are dropped). Past that, an index of at most `REBUILD_MAX_ROWS` rows is
-    rebuilt from its own content into one segment (its cost follows the live rows, not
-    what was ever written); a larger one gets the merge work. A structure grown past
+    A search reads every segment, so an index spread over more than `REBUILD_SEGMENTS`
+    segments (one more per `REBUILD_ROWS_PER_SEGMENT` rows) and of at most
+    `REBUILD_MAX_ROWS` rows is rebuilt from its own content into one segment (its cost
+    follows the live rows, not what was ever written). Otherwise it gets bounded
+    incremental merge work (`MERGE_PAGES`; deleted entries of the merged segments are
+    dropped). A structure grown past
     `LEVELS_REBUILD_AT` levels is always rebuilt. Call inside a write transaction."""
     structure = read_structure(conn)
     if structure is None:
         return "none"
+    rows = indexed_rows(conn)
     if structure.levels > LEVELS_REBUILD_AT or (
-        structure.segments > REBUILD_SEGMENTS and indexed_rows(conn) <= REBUILD_MAX_ROWS
+        rows <= REBUILD_MAX_ROWS
+        and structure.segments > REBUILD_SEGMENTS + rows // REBUILD_ROWS_PER_SEGMENT
     ):
         rebuild(conn)
         return "rebuild"

@@ -53,7 +53,8 @@ REBUILD_ROWS_PER_SEGMENT = 1_000
 
 REBUILD_MAX_ROWS = 5_000
 """The most rows compaction rebuilds at once; a larger index gets merge work instead
-(a rebuild tokenizes every row in C: about 0.1 s per 1,000 rows on a 2-core device)."""
+(a rebuild tokenizes every row in C; a one-off check on a busy 2-core machine took 0.07 s
+for 1,000 and 0.7 s for 5,000 rows of 80 words)."""
 
 STRUCTURE_ROWID = 10
 """The rowid of the structure record in `memories_fts_data` (FTS5_STRUCTURE_ROWID)."""

@@ -44,6 +44,11 @@ def _resolve(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
+SQLITE_CORRUPT_VTAB = 267
+"""SQLITE_CORRUPT | 1 << 8: a virtual table (the FTS5 index) is malformed. Named here
+because not every sqlite3-compatible module exports it (pysqlite3 does not)."""
+
+
 def is_corrupt(exc: BaseException) -> bool:
     """True for SQLite's SQLITE_CORRUPT (any extended code: CORRUPT_VTAB is the index's)
     and SQLITE_NOTADB."""
@@ -114,8 +119,8 @@ class SqliteThread:
                 elif is_corrupt(exc):
                     self.corruption_seen = True
                     what = "its search index" if getattr(
-                        exc, "sqlite_errorcode", None) == sqlite3.SQLITE_CORRUPT_VTAB \
-                        else "its contents"
+                        exc, "sqlite_errorcode", None) == SQLITE_CORRUPT_VTAB \
+                        else "its contents or its search index"
                     corrupt = StoreCorruptError(what)
                     corrupt.__cause__ = exc
                     exc = corrupt

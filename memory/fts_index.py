@@ -217,16 +217,23 @@ def repair(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM memories_fts").fetchone()[0])
 
 
-def _database_ok(conn: sqlite3.Connection, full: bool) -> bool:
+def _database_check(conn: sqlite3.Connection, full: bool) -> tuple[bool, bool]:
+    """(the database is sound, SQLite's check found the index damaged). Since SQLite
+    3.44 `integrity_check` also runs FTS5's own check and reports the index's damage in
+    rows naming the table ("malformed inverted index for FTS5 table main.memories_fts");
+    those rows are the index's problem, which `repair` mends, not the database's."""
     pragma = "integrity_check" if full else "quick_check"
-    rows = conn.execute(f"PRAGMA {pragma}").fetchall()
-    return len(rows) == 1 and rows[0][0] == "ok"
+    rows = [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}").fetchall()]
+    problems = [row for row in rows if row != "ok"]
+    index = [row for row in problems if "memories_fts" in row]
+    return len(index) == len(problems), bool(index)
 
 
 def check(conn: sqlite3.Connection, *, full: bool = True) -> StoreHealth:
     """Check the database and the index without changing either.
 
-    - `database`: SQLite's `integrity_check` (`quick_check` when not `full`) is not ok;
+    - `database`: SQLite's `integrity_check` (`quick_check` when not `full`) is not ok
+      for anything but the index (SQLite 3.44+ checks the index there too);
     - `index_integrity`: FTS5's own 'integrity-check' of its segments fails;
     - `index_unreadable`: the structure record, the vocabulary or a scan of the index
       cannot be read;
@@ -235,9 +242,9 @@ def check(conn: sqlite3.Connection, *, full: bool = True) -> StoreHealth:
     - `index_rows`: the indexed rows are not exactly the active memories.
     """
     problems: list[str] = []
-    database_ok = True
+    index_damaged = False
     try:
-        database_ok = _database_ok(conn, full)
+        database_ok, index_damaged = _database_check(conn, full)
     except sqlite3.DatabaseError:
         database_ok = False
     if not database_ok:
@@ -262,6 +269,8 @@ def check(conn: sqlite3.Connection, *, full: bool = True) -> StoreHealth:
     try:
         conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')")
     except sqlite3.DatabaseError:
+        index_damaged = True
+    if index_damaged:
         problems.append("index_integrity")
     if structure is not None and structure.levels > LEVELS_REBUILD_AT:
         problems.append("index_levels")

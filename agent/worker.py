@@ -78,8 +78,9 @@ class WorkerState(StrEnum):
     STOPPED = "stopped"
 
 
-def _error_code(exc: BaseException) -> str:
-    """A bounded, content-free code for a processor failure."""
+def error_code(exc: BaseException) -> str:
+    """A bounded, content-free code for a failure of background work (a processor, the
+    ring writer)."""
     if isinstance(exc, CompanionMemoryError):
         return exc.code
     return f"unexpected_{type(exc).__name__}"[:64]
@@ -193,7 +194,7 @@ class MemoryWorker:
         if task is not None and task is not asyncio.current_task():
             await asyncio.wait({task})
             if not task.cancelled() and task.exception() is not None:
-                self._log.error("worker task ended with %s", _error_code(task.exception()))  # type: ignore[arg-type]
+                self._log.error("worker task ended with %s", error_code(task.exception()))  # type: ignore[arg-type]
         self._state = WorkerState.STOPPED
         self._log.info("worker stopped rounds=%d", self._rounds)
 
@@ -380,7 +381,7 @@ class MemoryWorker:
             return None
         exc = task.exception()
         if exc is not None:
-            code = _error_code(exc)
+            code = error_code(exc)
             merged.error = code
             merged.batches += 1
             self._back_off(processor.name, code)

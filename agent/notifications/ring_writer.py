@@ -42,6 +42,7 @@ from typing import Any
 from companion_memory.agent.notifications.context import ContextClosedError, NotificationContext
 from companion_memory.agent.notifications.context_types import ConsumeResult
 from companion_memory.agent.notifications.settings import IntakeSettings
+from companion_memory.agent.worker import error_code
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import CompanionMemoryError, StateError
@@ -93,12 +94,6 @@ class FlushTotals:
     def to_dict(self) -> dict[str, Any]:
         return {"persisted": self.persisted, "duplicates": self.duplicates, "lost": self.lost,
                 "commits": self.commits, "paused": self.paused}
-
-
-def _error_code(exc: BaseException) -> str:
-    if isinstance(exc, CompanionMemoryError):
-        return exc.code
-    return f"unexpected_{type(exc).__name__}"[:64]
 
 
 class RingWriter:
@@ -192,7 +187,7 @@ class RingWriter:
             if error is not None and not isinstance(error, Exception):
                 raise error  # the process is going down (SystemExit, a simulated power cut)
             if error is not None:
-                self._log.error("ring writer task ended with %s", _error_code(error))
+                self._log.error("ring writer task ended with %s", error_code(error))
         if flush and was_running:
             try:
                 await self.flush()
@@ -299,7 +294,7 @@ class RingWriter:
         except ContextClosedError:
             return False
         except Exception as exc:
-            code = _error_code(exc)
+            code = error_code(exc)
             self._failures += 1
             self._last_error = code
             self._retry_at = self._clock.monotonic() + self._backoff

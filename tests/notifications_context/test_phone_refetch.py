@@ -29,6 +29,10 @@ from companion_memory.core.clock import FakeClock
 from companion_memory.device.link import PhoneLinkService
 from tests.notifications_context.helpers import T0
 
+TRANSPORT_S = 60
+"""A generous bound for the emulated BLE transport: it fails a hang by name, never a
+slow machine."""
+
 ANCS = LinkSettings(kind="ancs", advertise=False, backoff_initial_s=0.1, backoff_max_s=0.2)
 
 
@@ -137,31 +141,34 @@ async def test_the_android_companion_resends_what_it_shows_after_a_crash(
         first = await Process.start(tmp_path)
         session = AndroidSession(await testbed.connect(mtu=64), first.ring)
         task = asyncio.create_task(session.run())
-        await asyncio.wait_for(session.wait_subscribed(), 10)
-        await asyncio.sleep(0.05)  # the CCCD write reaches the phone
+        await asyncio.wait_for(session.wait_subscribed(), TRANSPORT_S)
+        # The phone has seen the subscription and answered the session's resend request
+        # (nothing to re-send yet), so what follows is only what it sends now.
+        await wait_for(lambda: bool(phone._connections()) and phone.resend_requests == 1
+                       and not phone._tasks, "the phone's view of the subscription")
         for n in (1, 2):
             await phone.send(android_event(n))
         await phone.send(android_event(4))
         await phone.send(android_event(4, "removed"))  # dismissed: not shown any more
-        await asyncio.wait_for(session.wait_messages(4), 10)
+        await asyncio.wait_for(session.wait_messages(4), TRANSPORT_S)
         assert (await first.writer.flush()).persisted == 4
         await phone.send(android_event(3))  # acknowledged, then the process dies
-        await asyncio.wait_for(session.wait_messages(5), 10)
+        await asyncio.wait_for(session.wait_messages(5), TRANSPORT_S)
         await wait_for(lambda: not phone.unacked, "the phone's acknowledgements")
         await first.crash()
         await phone.disconnect()
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, TRANSPORT_S)
 
         second = await Process.start(tmp_path)
         session2 = AndroidSession(await testbed.connect(mtu=64), second.ring)
         task2 = asyncio.create_task(session2.run())
         # the session asks; the phone re-sends the three it still shows (1, 2, 3)
-        await asyncio.wait_for(session2.wait_messages(3), 10)
+        await asyncio.wait_for(session2.wait_messages(3), TRANSPORT_S)
         assert phone.resend_requests == 2 and session2.stats.resend_requests == 1
         assert session2.stats.duplicates == 2 and session2.stats.published == 1
         assert (await second.writer.flush()).persisted == 1
         await phone.disconnect()
-        await asyncio.wait_for(task2, 10)
+        await asyncio.wait_for(task2, TRANSPORT_S)
     finally:
         await testbed.close()
     keys = await second.keys()

@@ -1,5 +1,12 @@
 """What is remembered: records, intents and the SQLite store."""
 
+from companion_memory.memory.embedding import (
+    E5_SMALL,
+    E5Embedder,
+    Embedder,
+    EmbedderUnavailableError,
+    load_embedder,
+)
 from companion_memory.memory.errors import (
     DatabaseRefusedError,
     EmptyQueryError,
@@ -11,7 +18,7 @@ from companion_memory.memory.errors import (
 )
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents
 from companion_memory.memory.migrations import Migration
-from companion_memory.memory.recall import STOPWORDS, DenseLeg
+from companion_memory.memory.recall import STOPWORDS
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
     DEVICE_KINDS,
@@ -56,6 +63,7 @@ from companion_memory.memory.store import (
 __all__ = [
     "AUTHORITY_RANK",
     "DEVICE_KINDS",
+    "E5_SMALL",
     "PERSONAL_KINDS",
     "REDACTED",
     "STOPWORDS",
@@ -68,7 +76,9 @@ __all__ = [
     "CursorAdvance",
     "CursorConflictError",
     "DatabaseRefusedError",
-    "DenseLeg",
+    "E5Embedder",
+    "Embedder",
+    "EmbedderUnavailableError",
     "EmptyQueryError",
     "IntentOp",
     "InvalidMemoryError",
@@ -98,6 +108,7 @@ __all__ = [
     "apply_intents",
     "contains_secret",
     "find_secret",
+    "load_embedder",
     "normalize_text",
     "redact",
     "secret_spans",

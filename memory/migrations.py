@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from companion_memory.core.errors import InvalidInputError
-from companion_memory.memory import episode_ledger, schema, sweep_ledger
+from companion_memory.memory import episode_ledger, schema, sweep_ledger, vectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0007_sweep_ledger_create", sweep_ledger.DDL,
               former_names=("sweep_0001_ledger",)),
     Migration("0008_memory_fts_own_content", schema.FTS_OWN_CONTENT),
+    Migration("0009_memory_vectors", vectors.DDL),
 )
 """Every migration, in the order they run on a new file."""
 

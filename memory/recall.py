@@ -1,4 +1,5 @@
-"""Full-text recall over the `memories_fts` index (FTS5, BM25), and the dense seam.
+"""Full-text recall over the `memories_fts` index (FTS5, BM25); `memory.hybrid` fuses it
+with the embedding's cosine when the store has an embedder.
 
 User text never reaches FTS5 as syntax: the query is split into words the same
 way the `unicode61` tokenizer splits them, stopwords are dropped, and each word
@@ -15,8 +16,8 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections.abc import Collection, Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from collections.abc import Callable, Collection, Sequence
+from typing import NamedTuple
 
 from companion_memory.memory.errors import EmptyQueryError
 from companion_memory.memory.fts_index import indexed_rows
@@ -304,6 +305,9 @@ def prefer_newer(
     hits: list[tuple[MemoryRecord, float]],
     terms: Sequence[str],
     window: float,
+    *,
+    same: Callable[[MemoryRecord, MemoryRecord], bool] | None = None,
+    same_window: float = 0.0,
 ) -> list[tuple[MemoryRecord, float]]:
     """`hits` (best first) with a newer hit moved above older ones that it nearly ties.
 
@@ -311,6 +315,8 @@ def prefer_newer(
     must include every query term the older one holds. "Nearly ties": its score is at
     least (1 - `window`) of the older one's. A moved appointment, a changed platform or a
     corrected address then comes before what it replaced when the two score alike.
+    `same(older, newer)` (the hybrid recall passes the two memories' meaning) is a
+    second test of "about the same thing", with its own window `same_window`.
     """
     if window <= 0 or len(hits) < 2:
         return hits
@@ -338,8 +344,17 @@ def prefer_newer(
             if not (
                 max(newer[0].created_at, newer[0].updated_at)
                 > max(older[0].created_at, older[0].updated_at)
-                and newer[1] >= (1 - window) * older[1]
-                and terms_of(older[0].memory_id) <= terms_of(newer[0].memory_id)
+                and (
+                    (
+                        newer[1] >= (1 - window) * older[1]
+                        and terms_of(older[0].memory_id) <= terms_of(newer[0].memory_id)
+                    )
+                    or (
+                        same is not None
+                        and newer[1] >= (1 - same_window) * older[1]
+                        and same(older[0], newer[0])
+                    )
+                )
             ):
                 break
             out[j - 1], out[j] = newer, older
@@ -519,30 +534,3 @@ def token_similarity(a: str, b: str) -> float:
     if not left or not right:
         return 0.0
     return len(left & right) / len(left | right)
-
-
-@runtime_checkable
-class DenseLeg(Protocol):
-    """An optional semantic retriever fused with BM25 (no embedding model by default).
-
-    `search` is called off the event loop (in a worker thread) and returns
-    `(memory_id, similarity)` pairs, best first. It may return ids that are
-    deleted, expired or in other tiers: the store filters them. Keeping its index
-    in step with the store is the implementation's job (e.g. from `export()`).
-    """
-
-    def search(self, query: str, limit: int) -> Sequence[tuple[str, float]]: ...
-
-
-RRF_K = 60
-
-
-def fuse(
-    lexical: Sequence[str], dense: Sequence[str], *, k: int = RRF_K
-) -> list[tuple[str, float]]:
-    """Reciprocal rank fusion of two ranked id lists."""
-    scores: dict[str, float] = {}
-    for ranking in (lexical, dense):
-        for rank, memory_id in enumerate(ranking):
-            scores[memory_id] = scores.get(memory_id, 0.0) + 1.0 / (k + rank + 1)
-    return sorted(scores.items(), key=lambda item: -item[1])

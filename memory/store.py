@@ -19,28 +19,30 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.memory import fts_index, maintenance, owner
+from companion_memory.memory import fts_index, maintenance, owner, vectors
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
+from companion_memory.memory.embedding import Embedder
 from companion_memory.memory.errors import EmptyQueryError, StoreCorruptError
 from companion_memory.memory.fts_index import StoreHealth
+from companion_memory.memory.hybrid import HybridQuery, hybrid_search
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
 from companion_memory.memory.recall import (
     NEWER_WITHIN,
     TIEBREAK_EXTRA,
-    DenseLeg,
     DocFreqCache,
     RecallCache,
-    fuse,
     prefer_newer,
     query_terms,
     related_search,
     search,
+    write_mark,
 )
 from companion_memory.memory.records import (
     DEVICE_KINDS,
@@ -73,6 +75,13 @@ DEFAULT_TEMPORARY_TTL = timedelta(days=7)
 DEFAULT_LONG_TERM_TTL = timedelta(days=90)
 PERSONAL_TIERS = (Tier.TEMPORARY, Tier.LONG_TERM)
 RECALL_LIMIT_MAX = 100
+EMBED_BATCH = 8
+"""Memories embedded per model call by `index_vectors` (about 70 ms on one core): the
+longest a recall waits behind the worker for the shared model."""
+EMBED_AFTER_WRITE = 64
+"""A write embeds at most this many memories lacking a vector before it returns; the
+storage step of the next round embeds the rest."""
+QUERY_VECTORS_KEPT = 64
 
 __all__ = [
     "ApplyResult",
@@ -91,7 +100,7 @@ __all__ = [
 class RecallHit:
     record: MemoryRecord
     score: float
-    """Higher is better (negated BM25, or the fused score with a dense leg)."""
+    """Higher is better (negated BM25, or the fused score when the store has an embedder)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +185,7 @@ class MemoryStore:
         clock: Clock,
         temporary_ttl: timedelta,
         long_term_ttl: timedelta,
-        dense: DenseLeg | None,
+        embedder: Embedder | None,
         newer_within: float = NEWER_WITHIN,
     ) -> None:
         self._worker = worker
@@ -184,7 +193,11 @@ class MemoryStore:
         self.path = path
         self._clock = clock
         self._ttls = (temporary_ttl, long_term_ttl)
-        self._dense = dense
+        self._embedder = embedder
+        self._vectors = (
+            vectors.VectorIndex(embedder.name, embedder.dim) if embedder is not None else None
+        )  # store thread only
+        self._query_vectors: dict[str, Any] = {}  # recent queries' vectors, newest last
         self._state = _State.OPEN
         self._writes = 0  # write transactions queued so far (ages the df cache)
         self._dfs = DocFreqCache()  # used on the store thread only
@@ -198,12 +211,15 @@ class MemoryStore:
         clock: Clock | None = None,
         temporary_ttl: timedelta = DEFAULT_TEMPORARY_TTL,
         long_term_ttl: timedelta = DEFAULT_LONG_TERM_TTL,
-        dense: DenseLeg | None = None,
+        embedder: Embedder | None = None,
         newer_within: float = NEWER_WITHIN,
         settings: MemorySettings | None = None,
     ) -> MemoryStore:
         """Open or create the database at `path`, applying pending migrations.
 
+        `embedder`: the model whose vectors recall fuses with BM25 (`memory.hybrid`);
+        every write embeds what it wrote, and `index_vectors` embeds what an older
+        store or another writer left without a vector. None: keyword recall only.
         `newer_within`: recall ranks a newer memory above an older one about the same
         thing when their scores are within this share (`memory.recall.prefer_newer`;
         0 keeps plain BM25 order). `settings` (the `[memory]` table) replaces both
@@ -220,7 +236,9 @@ class MemoryStore:
         file = Path(path)
         worker = SqliteThread(lambda: open_database(file))
         await worker.start()
-        return cls(worker, file, clock or SystemClock(), temporary_ttl, long_term_ttl, dense,
+        if embedder is not None and not isinstance(embedder, Embedder):
+            raise InvalidMemoryError("embedder", "must provide name, dim, documents and query")
+        return cls(worker, file, clock or SystemClock(), temporary_ttl, long_term_ttl, embedder,
                    float(newer_within))
 
     async def close(self) -> None:
@@ -275,12 +293,14 @@ class MemoryStore:
         now = self.now()
         batch = list(intents)
         temporary_ttl, long_term_ttl = self._ttls
-        return await self.transaction(
+        result = await self.transaction(
             lambda conn: apply_intents(
                 conn, batch, now=now, temporary_ttl=temporary_ttl,
                 long_term_ttl=long_term_ttl, cursor=cursor, receipt=receipt,
             )
         )
+        await self.index_vectors(max_rows=EMBED_AFTER_WRITE)
+        return result
 
     async def get_cursor(self, name: str) -> int:
         return await self.read(lambda conn: get_cursor(conn, name))
@@ -309,48 +329,72 @@ class MemoryStore:
         if not terms:
             raise EmptyQueryError()
         now_us = to_us(self.now())
-        if self._dense is None:
+        window = self._newer_within
+        if self._embedder is not None:
+            vector = await self._query_vector(query)
+            index = self._vectors
+            assert index is not None
             cache = self._recall_cache
-            window = self._newer_within
+            asked = HybridQuery(terms, vector, wanted, now_us, limit, window)
 
-            def job(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
-                found = search(
-                    conn, terms, now_us=now_us, tiers=wanted,
-                    limit=limit + TIEBREAK_EXTRA if window > 0 else limit,
-                    cache=cache,
-                )
-                return prefer_newer(conn, found, terms, window)[:limit]
+            def hybrid(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
+                return hybrid_search(conn, asked, index, cache, write_mark(conn))
 
-            hits = await self.read(job)
-            return [RecallHit(record, score) for record, score in hits]
-        return await self._recall_fused(query, terms, now_us, wanted, limit)
-
-    async def _recall_fused(
-        self, query: str, terms: list[str], now_us: int, tiers: tuple[Tier, ...], limit: int
-    ) -> list[RecallHit]:
-        dense = self._dense
-        assert dense is not None
-        pool = limit * 3
-        dense_ids = [mid for mid, _ in await asyncio.to_thread(dense.search, query, pool)]
+            return [RecallHit(record, score) for record, score in await self.read(hybrid)]
+        cache = self._recall_cache
 
         def job(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
-            lexical = search(conn, terms, now_us=now_us, tiers=tiers, limit=pool)
-            by_id = {r.memory_id: r for r, _ in lexical}
-            tier_values = {t.value for t in tiers}
-            for mid in dense_ids:
-                if mid in by_id:
-                    continue
-                row = conn.execute(
-                    f"SELECT {COLUMNS} FROM memories WHERE memory_id = ? AND status = 'active' "
-                    "AND (expires_us IS NULL OR expires_us > ?)",
-                    (mid, now_us),
-                ).fetchone()
-                if row is not None and row[2] in tier_values:
-                    by_id[mid] = record_from_row(row)
-            ranked = fuse([r.memory_id for r, _ in lexical], [m for m in dense_ids if m in by_id])
-            return [(by_id[mid], score) for mid, score in ranked[:limit]]
+            found = search(
+                conn, terms, now_us=now_us, tiers=wanted,
+                limit=limit + TIEBREAK_EXTRA if window > 0 else limit,
+                cache=cache,
+            )
+            return prefer_newer(conn, found, terms, window)[:limit]
 
-        return [RecallHit(r, s) for r, s in await self.read(job)]
+        hits = await self.read(job)
+        return [RecallHit(record, score) for record, score in hits]
+
+    async def _query_vector(self, query: str) -> Any:
+        """The embedding of `query` (the last QUERY_VECTORS_KEPT queries are kept)."""
+        embedder = self._embedder
+        assert embedder is not None
+        kept = self._query_vectors
+        vector = kept.pop(query, None)
+        if vector is None:
+            vector = await asyncio.to_thread(embedder.query, query)
+        kept[query] = vector
+        while len(kept) > QUERY_VECTORS_KEPT:
+            del kept[next(iter(kept))]
+        return vector
+
+    async def index_vectors(self, *, max_rows: int = 256) -> int:
+        """Embed up to `max_rows` active memories that have no vector of the store's model
+        (written by another process, an older release, or before a crash), in batches of
+        EMBED_BATCH so that a recall waits at most one batch for the model. Returns how
+        many were stored; 0 without an embedder."""
+        embedder = self._embedder
+        if embedder is None:
+            return 0
+        done = 0
+        while done < max_rows:
+            want = min(EMBED_BATCH, max_rows - done)
+            items = await self.read(partial(vectors.pending, model=embedder.name, limit=want))
+            if not items:
+                break
+            found = await asyncio.to_thread(embedder.documents, [doc for _, doc in items])
+            stored = await self.transaction(
+                partial(vectors.put, model=embedder.name, items=items, vectors=found)
+            )
+            done += len(items)
+            if stored == 0 and len(items) < want:
+                break
+        return done
+
+    async def vector_coverage(self) -> tuple[int, int]:
+        """(active memories with a vector of the store's model, active memories); (0, n)
+        without an embedder."""
+        name = self._embedder.name if self._embedder is not None else ""
+        return await self.read(lambda conn: vectors.coverage(conn, name))
 
     async def related(
         self, text: str, *, limit: int = 5, tiers: Collection[Tier] = PERSONAL_TIERS
@@ -371,13 +415,9 @@ class MemoryStore:
 
         Each lookup uses the text's rarest few indexed terms (`memory.recall.
         related_search`): bounded context for a batch, cheaper than `recall`. A
-        text without words gets []. With a dense leg set, each text goes through
-        `related` instead. Cancellation: see the module docstring (read only).
+        text without words gets []. Cancellation: see the module docstring (read only).
         """
         _check_limit(limit)
-        if self._dense is not None:
-            limit = min(limit, RECALL_LIMIT_MAX)
-            return [await self.related(t, limit=limit, tiers=tiers) for t in texts]
         return (await self.batch_context(texts, limit=limit, tiers=tiers)).related
 
     async def batch_context(
@@ -389,17 +429,12 @@ class MemoryStore:
         subjects: Sequence[str] = (),
     ) -> BatchContext:
         """`related_many(texts)`, `recent_rejections()` and the live record of each of
-        `subjects` in ONE store-thread job (one snapshot). With a dense leg set, related
-        lookups go through `related` (one job each). Cancellation: see the module
+        `subjects` in ONE store-thread job (one snapshot). Cancellation: see the module
         docstring (read only).
         """
         _check_limit(limit)
         limit = min(limit, RECALL_LIMIT_MAX)
         now_us = to_us(self.now())
-        if self._dense is not None:
-            related = [await self.related(t, limit=limit, tiers=tiers) for t in texts]
-            found = await self.read(lambda conn: _by_subject(conn, subjects, now_us))
-            return BatchContext(related, await self.recent_rejections(), found)
         wanted = owner.coerce_tiers(tiers)
         term_lists = [query_terms(t) for t in texts]
         generation = self._writes
@@ -458,7 +493,10 @@ class MemoryStore:
             )
             return SaveResult(result.records[0], created=True)
 
-        return await self.transaction(job)
+        saved = await self.transaction(job)
+        if saved.created:
+            await self.index_vectors(max_rows=EMBED_AFTER_WRITE)
+        return saved
 
     async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
         """Tombstone a memory as the owner's rejection; its text is refused from now on.

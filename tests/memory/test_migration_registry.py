@@ -19,6 +19,7 @@ from companion_memory.memory.database import _apply_migrations, open_database
 from companion_memory.memory.migrations import (
     MIGRATIONS,
     Migration,
+    all_migrations,
     applied_stamp,
     check_registry,
     of_area,
@@ -82,6 +83,10 @@ def _snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
         conn.close()
 
 
+ADDED_AFTER_THE_RENAME = [m.name for m in all_migrations() if int(m.name[:4]) >= 8]
+"""The index with its own content (0008) and everything after it."""
+
+
 async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: Path) -> None:
     """Its rows and records stay as they were; it gains only the migrations added after
     the rename (the index with its own content, 0008), once."""
@@ -93,10 +98,10 @@ async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: P
     await store.close()
     after_first = await asyncio.to_thread(_snapshot, path)
     added = [n for n, _ in after_first["recorded"] if n not in RECORDED_BEFORE_THE_RENAME]
-    assert added == ["0008_memory_fts_own_content"]
+    assert added == ADDED_AFTER_THE_RENAME
     for key in ("memories", "episodes", "cursor"):
         assert after_first[key] == before[key]
-    assert [r for r in after_first["recorded"] if r[0] != added[0]] == before["recorded"]
+    assert [r for r in after_first["recorded"] if r[0] not in added] == before["recorded"]
     for _ in range(2):
         store = await MemoryStore.open(path)
         try:
@@ -119,7 +124,7 @@ def test_a_database_from_before_0003_gets_only_the_missing_migrations(tmp_path: 
     assert sorted(names) == sorted([*recorded, "0003_memory_search_text",
                                     "0004_memory_detail_stems",
                                     "0005_memory_rejection_fingerprints",
-                                    "0008_memory_fts_own_content"])
+                                    *ADDED_AFTER_THE_RENAME])
 
 
 def test_a_new_database_records_the_registry_names(tmp_path: Path) -> None:
@@ -136,7 +141,7 @@ def test_the_registry_follows_its_naming_rule() -> None:
     assert [m.name[:4] for m in MIGRATIONS] == [f"{i:04d}" for i in range(1, len(MIGRATIONS) + 1)]
     assert [m.name for m in of_area("episode_ledger")] == ["0006_episode_ledger_create"]
     assert [m.name for m in of_area("sweep_ledger")] == ["0007_sweep_ledger_create"]
-    assert len(of_area("memory")) == 6
+    assert len(of_area("memory")) == len(MIGRATIONS) - 2
     with pytest.raises(InvalidInputError, match="unknown migration area 'attic'; known: memory"):
         of_area("attic")
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -108,28 +106,3 @@ async def test_recall_limit(store: MemoryStore) -> None:
     assert len(await store.recall("budget meeting", limit=3)) == 3
     with pytest.raises(InvalidMemoryError, match="limit: must be a positive integer"):
         await store.recall("budget", limit=0)
-
-
-class FakeDense:
-    """A dense leg that 'knows' synonyms the lexical index cannot match."""
-
-    def __init__(self, answers: dict[str, list[str]]) -> None:
-        self.answers = answers
-        self.calls: list[str] = []
-
-    def search(self, query: str, limit: int) -> Sequence[tuple[str, float]]:
-        self.calls.append(query)
-        return [(mid, 1.0 - i / 10) for i, mid in enumerate(self.answers.get(query, []))][:limit]
-
-
-async def test_dense_leg_is_fused_and_filtered(tmp_path: Path, clock: FakeClock) -> None:
-    dense = FakeDense({"tooth doctor": ["coffee", "ghost", "dentist"]})
-    store = await MemoryStore.open(tmp_path / "m.db", clock=clock, dense=dense)
-    try:
-        await seed(store)
-        await store.apply([remove("coffee", 1)])
-        hits = await store.recall("tooth doctor")
-        assert [h.record.memory_id for h in hits] == ["dentist"]
-        assert dense.calls == ["tooth doctor"]
-    finally:
-        await store.close()

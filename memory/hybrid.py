@@ -1,0 +1,152 @@
+"""Hybrid recall: BM25 over the full-text index fused with the embedding's cosine.
+
+Both legs give a candidate pool (the BM25 top `pool` and the cosine top `pool`); every
+candidate is then scored on both signals, where known:
+
+- lexical: its BM25 score over the best BM25 score of the pool (0 when the words do
+  not match);
+- dense: how far its cosine rises above the store's typical cosine to this query (the
+  median over every stored vector, or `DENSE_BASELINE` while the store holds fewer
+  than `BASELINE_MIN_VECTORS`: unrelated texts score about 0.75-0.8 with e5), in units
+  of `DENSE_SCALE`, clipped to 0..1. A fixed scale, not the best candidate's rise: a
+  store of a few memories would otherwise turn a difference of 0.01 into 0 against 1.
+  A memory not yet embedded takes its lexical share here, neither helped nor hurt.
+
+The fused score is `dense_weight * dense + (1 - dense_weight) * lexical`. A weighted
+mix, not reciprocal rank fusion: RRF throws away how much better one candidate is, and
+loses to the stronger leg when one leg is much stronger (docs/benchmarks.md). The
+weight was chosen on the tuning corpus only (bench/hybrid_tune.py); the held-out,
+blind and LifeBench figures are reported, never tuned on.
+
+Then `prefer_newer` moves a newer memory about the same thing above an older one that
+it nearly ties. "The same thing" is judged by the query's words (as without vectors)
+or by meaning: the two memories' vectors are at least `SAME_MEANING` alike.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from companion_memory.memory.recall import RecallCache, prefer_newer, search
+from companion_memory.memory.records import MemoryRecord, Tier
+from companion_memory.memory.rows import COLUMNS, record_from_row
+from companion_memory.memory.vectors import VectorIndex, live_filter
+
+DENSE_WEIGHT = 0.6
+"""Share of the dense leg in the fused score (chosen on the tuning corpus)."""
+
+DENSE_SCALE = 0.08
+"""A cosine this far above the baseline counts as a full dense match."""
+
+DENSE_BASELINE = 0.78
+"""The baseline cosine of a store with few vectors (e5-small, unrelated texts)."""
+
+BASELINE_MIN_VECTORS = 64
+
+POOL_MIN = 30
+"""Each leg contributes at least this many candidates (3x the limit when larger)."""
+
+SAME_MEANING = 0.93
+"""Two memories whose vectors are at least this alike (cosine) are about the same thing
+for `prefer_newer` (a rescheduled appointment and the original one)."""
+
+SAME_MEANING_WINDOW = 0.5
+"""A newer memory about the same thing by meaning is ranked above the older one when its
+fused score is at least half the older one's: the change itself ("moved to Thursday")
+often shares fewer words with the question than what it changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class HybridQuery:
+    terms: Sequence[str]
+    vector: npt.NDArray[np.float32]
+    tiers: Collection[Tier]
+    now_us: int
+    limit: int
+    newer_within: float
+    dense_weight: float = DENSE_WEIGHT
+
+
+def hybrid_search(
+    conn: sqlite3.Connection,
+    query: HybridQuery,
+    index: VectorIndex,
+    cache: RecallCache,
+    mark: object,
+) -> list[tuple[MemoryRecord, float]]:
+    """The top `query.limit` live records by the fused score, best first (one snapshot:
+    call inside a read transaction). `mark`: the database's write mark, for the index."""
+    limit = query.limit
+    pool = max(POOL_MIN, 3 * limit)
+    lexical = search(
+        conn, query.terms, now_us=query.now_us, tiers=query.tiers, limit=pool, cache=cache
+    ) if query.terms else []
+    index.refresh(conn, mark)
+    rowids, sims = index.similarities(query.vector)
+    by_rowid: dict[int, MemoryRecord] = {}
+    lex_of: dict[int, float] = {}
+    if lexical:
+        ids = [record.memory_id for record, _ in lexical]
+        marks = ", ".join("?" for _ in ids)
+        rowid_of = {
+            str(mid): int(rid) for mid, rid in conn.execute(
+                f"SELECT memory_id, rowid FROM memories WHERE memory_id IN ({marks})", ids
+            )
+        }
+        top = max(score for _, score in lexical) or 1.0
+        for record, score in lexical:
+            rid = rowid_of[record.memory_id]
+            by_rowid[rid] = record
+            lex_of[rid] = max(0.0, score) / top
+    cos_of: dict[int, float] = {}
+    baseline = DENSE_BASELINE
+    if sims.size:
+        baseline = float(np.median(sims)) if sims.size >= BASELINE_MIN_VECTORS \
+            else DENSE_BASELINE
+        n = min(sims.size, pool * 2)
+        best = np.argpartition(-sims, n - 1)[:n]
+        best = best[np.argsort(-sims[best], kind="stable")]
+        wanted = [int(rowids[i]) for i in best]
+        live = live_filter(conn, wanted, tiers=query.tiers, now_us=query.now_us)
+        dense_ids = [rid for rid in wanted if rid in live][:pool]
+        missing = [rid for rid in dense_ids if rid not in by_rowid]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start:start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for row in conn.execute(
+                f"SELECT rowid, {COLUMNS} FROM memories WHERE rowid IN ({marks})", chunk
+            ):
+                by_rowid[int(row[0])] = record_from_row(tuple(row[1:]))
+        position = {int(r): i for i, r in enumerate(rowids)}
+        for rid in by_rowid:
+            at = position.get(rid)
+            if at is not None:
+                cos_of[rid] = float(sims[at])
+    weight = query.dense_weight
+    scored: list[tuple[MemoryRecord, float, int]] = []
+    for rid, record in by_rowid.items():
+        lex = lex_of.get(rid, 0.0)
+        cos = cos_of.get(rid)
+        dense = lex if cos is None else min(1.0, max(0.0, (cos - baseline) / DENSE_SCALE))
+        scored.append((record, weight * dense + (1 - weight) * lex, rid))
+    scored.sort(key=lambda item: (-item[1], -item[2]))
+    head = scored[:limit + 3] if query.newer_within > 0 else scored[:limit]
+    hits = [(record, score) for record, score, _ in head]
+    if query.newer_within <= 0:
+        return hits[:limit]
+    rid_of = {record.memory_id: rid for record, _, rid in head}
+    vec_of = index.vectors_of([rid for _, _, rid in head])
+
+    def same_meaning(older: MemoryRecord, newer: MemoryRecord) -> bool:
+        a, b = vec_of.get(rid_of[older.memory_id]), vec_of.get(rid_of[newer.memory_id])
+        return a is not None and b is not None and float(a @ b) >= SAME_MEANING
+
+    return prefer_newer(
+        conn, hits, query.terms, query.newer_within, same=same_meaning,
+        same_window=SAME_MEANING_WINDOW,
+    )[:limit]

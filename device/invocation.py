@@ -9,7 +9,6 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,6 +23,7 @@ from companion_memory.device.root import (
 )
 from companion_memory.device.runtime import Runtime
 from companion_memory.device.status_file import publish_idle_status
+from companion_memory.memory.embedding import shared_embedder
 from companion_memory.memory.store import MemoryStore
 
 T = TypeVar("T")
@@ -97,11 +97,11 @@ async def open_store(inv: Invocation) -> AsyncIterator[MemoryStore]:
     config = inv.config
     await asyncio.to_thread(require_existing_root, inv.root)
     root = await asyncio.to_thread(prepare_root, inv.root)
-    store = await MemoryStore.open(
-        root / "memory.sqlite3",
-        temporary_ttl=timedelta(days=config.memory.temporary_ttl_days),
-        long_term_ttl=timedelta(days=config.memory.long_term_ttl_days),
+    embedder = await asyncio.to_thread(
+        shared_embedder, config.memory.embedder, threads=config.memory.embedder_threads
     )
+    store = await MemoryStore.open(root / "memory.sqlite3", settings=config.memory,
+                                   embedder=embedder)
     try:
         yield store
     finally:

@@ -76,6 +76,7 @@ from companion_memory.device.link import Connect, PhoneLinkService
 from companion_memory.device.providers import build_from_config
 from companion_memory.device.reports import ReportsCleaner
 from companion_memory.device.root import prepare_root
+from companion_memory.memory.embedding import shared_embedder
 from companion_memory.memory.records import (
     Authority,
     Kind,
@@ -220,9 +221,12 @@ class Runtime:
                 self._ring = EventRing(
                     cfg.intake.ring_capacity, replay_window=cfg.intake.replay_window
                 )
+                embedder = await asyncio.to_thread(
+                    shared_embedder, cfg.memory.embedder, threads=cfg.memory.embedder_threads
+                )
                 self._store = await MemoryStore.open(
                     self._root / "memory.sqlite3",
-                    clock=self._clock, settings=cfg.memory,
+                    clock=self._clock, settings=cfg.memory, embedder=embedder,
                 )
                 stack.push_async_callback(self._store.close)
                 self._context = await NotificationContext.open(

@@ -37,7 +37,7 @@ from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, record_from_row
 from companion_memory.memory.vectors import VectorIndex, live_filter
 
-DENSE_WEIGHT = 0.6
+DENSE_WEIGHT = 0.45
 """Share of the dense leg in the fused score (chosen on the tuning corpus)."""
 
 DENSE_SCALE = 0.08

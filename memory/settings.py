@@ -1,4 +1,5 @@
-"""`MemorySettings`: how long Temporary and automatic Long-Term memories live (`[memory]`).
+"""`MemorySettings` (`[memory]`): how long Temporary and automatic Long-Term memories
+live, and the embedding model recall fuses with BM25.
 
 `MemoryStore.open(settings=...)` takes them; the TTLs are days here and
 `timedelta`s in the store.
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from companion_memory.core.settings import setting, validate_settings
+from companion_memory.memory.embedding import E5_SMALL, EMBEDDERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +19,9 @@ class MemorySettings:
     temporary_ttl_days: float = setting(7.0, low=0.01, high=3650.0, doc="Temporary expiry")
     long_term_ttl_days: float = setting(90.0, low=0.01, high=36_500.0,
                                         doc="auto Long-Term expiry")
+    embedder: str = setting(E5_SMALL, choices=EMBEDDERS,
+                            doc="embedding model for hybrid recall; 'none': keywords only")
+    embedder_threads: int = setting(1, low=1, high=8, doc="threads per embedding call")
 
     def __post_init__(self) -> None:
         validate_settings(self)

@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.memory import fts_index, maintenance, owner, vectors
+from companion_memory.memory import fts_index, hybrid, maintenance, owner, vectors
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
 from companion_memory.memory.embedding import Embedder
@@ -335,12 +335,13 @@ class MemoryStore:
             index = self._vectors
             assert index is not None
             cache = self._recall_cache
-            asked = HybridQuery(terms, vector, wanted, now_us, limit, window)
+            asked = HybridQuery(terms, vector, wanted, now_us, limit, window,
+                                hybrid.DENSE_WEIGHT)
 
-            def hybrid(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
+            def fused(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
                 return hybrid_search(conn, asked, index, cache, write_mark(conn))
 
-            return [RecallHit(record, score) for record, score in await self.read(hybrid)]
+            return [RecallHit(record, score) for record, score in await self.read(fused)]
         cache = self._recall_cache
 
         def job(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:

@@ -563,7 +563,8 @@ def table(corpus: Corpus, results: list[dict[str, Any]]) -> str:
         return str(value)
 
     for key in ("answer@5", "answer@1", "old answer@5", "changed answer@5", "long answer@5",
-                "non-English answer@5", "cross-lingual answer@5", "CJK answer@5", "stale-first", "junk_share", "secret_leaks", "live",
+                "non-English answer@5", "cross-lingual answer@5", "CJK answer@5",
+                "stale-first", "junk_share", "secret_leaks", "live",
                 "long_term", "model_calls", "poison_gaps", "model_s_per_kept",
                 "prompt_tokens_per_kept",
                 "completion_tokens_per_kept", "wall_s"):

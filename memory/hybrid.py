@@ -48,6 +48,11 @@ DENSE_BASELINE = 0.78
 
 BASELINE_MIN_VECTORS = 64
 
+DENSE_FLOOR = 0.25
+"""A candidate that matches none of the question's words is returned only when its dense
+share reaches this (a cosine 0.02 above the baseline): a store always has a nearest
+vector, and an unrelated memory is not an answer."""
+
 POOL_MIN = 30
 """Each leg contributes at least this many candidates (3x the limit when larger)."""
 
@@ -133,6 +138,8 @@ def hybrid_search(
         lex = lex_of.get(rid, 0.0)
         cos = cos_of.get(rid)
         dense = lex if cos is None else min(1.0, max(0.0, (cos - baseline) / DENSE_SCALE))
+        if lex == 0 and dense < DENSE_FLOOR:
+            continue
         scored.append((record, weight * dense + (1 - weight) * lex, rid))
     scored.sort(key=lambda item: (-item[1], -item[2]))
     head = scored[:limit + 3] if query.newer_within > 0 else scored[:limit]

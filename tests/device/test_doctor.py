@@ -44,7 +44,9 @@ def test_doctor_finds_a_damaged_index_and_repair_mends_it(tmp_path: Path) -> Non
     assert as_json(cli("recall", "dentist", "--json", root=root))
 
     _drop_index_rows(root / "memory.sqlite3")
-    assert as_json(cli("recall", "dentist", "--json", root=root)) == []
+    # recall still finds the memory by meaning (its vector is intact); the words are gone
+    found = as_json(cli("recall", "dentist", "--json", root=root))
+    assert found and "dentist" in found[0]["text"].casefold()
     sick = cli("doctor", root=root)
     assert sick.returncode == 1
     assert "index_rows" in sick.stdout and "doctor --repair" in sick.stdout

@@ -496,6 +496,14 @@ class Run:
     month_end_s: list[float] = field(default_factory=list)
     forgotten: int = 0
     phases: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    sweep: Counter[str] = field(default_factory=Counter)
+    """The daily sweep's outcomes over the run (added, amended, merged, reinforced, ...)."""
+    sweep_days: int = 0
+    raw_bytes: int = 0
+    raw_month: Counter[str] = field(default_factory=Counter)
+    months: list[dict[str, Any]] = field(default_factory=list)
+    asks: list[dict[str, Any]] = field(default_factory=list)
+    """Each ask: the cited notifications, those the product and BM25 found, the hits."""
 
 
 def _code(exc: BaseException) -> str:
@@ -542,6 +550,7 @@ async def run_user(data: UserData, *, progress: bool = True,
     timeline += [(a.at, 1, a) for a in asks]
     if data.notices:  # the end-of-feed snapshot, right after the last round
         timeline.append((data.notices[-1].posted_at + idle + timedelta(seconds=1), 2, None))
+        timeline += [(at, 3, month) for month, at in month_ends(data)]
     queries = list(dict.fromkeys(a.question.text for a in asks if a.when == "month_end"))
     snapshot: dict[str, Any] = {}
     timeline.sort(key=lambda item: (item[0], item[1]))
@@ -575,6 +584,11 @@ async def run_user(data: UserData, *, progress: bool = True,
                     if r.error is None and r.processor == "notifications":
                         out.added += r.proposals.get("add", 0)
                         out.applied += r.applied
+                    if r.processor == "sweep":
+                        out.sweep_days += sum(1 for d in r.extra.get("dates", [])
+                                              if d.get("status") in ("swept", "empty"))
+                        out.sweep.update({k[len("outcome_"):]: v for k, v in
+                                          r.proposals.items() if k.startswith("outcome_")})
                 errors = report.errors
                 if errors:
                     out.failing_rounds += 1
@@ -612,9 +626,18 @@ async def run_user(data: UserData, *, progress: bool = True,
                             _tail_context_ids, root, totals.persisted))
                     for notice in batch:
                         bm25.add(notice)
+                        size = len(notice.text.encode("utf-8"))
+                        out.raw_bytes += size
+                        out.raw_month[notice.posted_at.astimezone(ZoneInfo(ZONE))
+                                      .strftime("%Y-%m")] += size
                     last_event, pending = when, True
                 elif kind == 1:
                     await _ask(runtime, item, out, bm25, cid_to_key)
+                elif kind == 3:
+                    t0 = time.perf_counter()
+                    out.months.append({"month": item, **await asyncio.to_thread(
+                        _month_end_store, root, clock.now(), out)})
+                    out.phases["month_end_store"] += time.perf_counter() - t0
                 else:
                     out.phases["feed_and_rounds_wall"] = time.perf_counter() - started
                     t0 = time.perf_counter()
@@ -669,10 +692,97 @@ async def _ask(runtime: Runtime, ask: Ask, out: Run, bm25: Bm25Baseline,
     out.recall[ask.when].append(len(found & ask.cited) / len(ask.cited))
     baseline = set(bm25.top(ask.question.text))
     out.bm25[ask.when].append(len(baseline & ask.cited) / len(ask.cited))
+    out.asks.append({
+        "question": ask.question.number, "when": ask.when, "at": ask.at.isoformat(),
+        "cited": sorted(ask.cited), "found": sorted(found & ask.cited),
+        "bm25": sorted(baseline & ask.cited),
+        "hits": [{"memory_id": h.record.memory_id, "tier": h.record.tier.value,
+                  "sources": len(h.record.sources), "score": round(h.score, 4),
+                  "age_days": round((ask.at - h.record.created_at).total_seconds() / 86400, 1),
+                  **({"text": h.record.text} if os.environ.get("CM_ASK_TEXT") else {})}
+                 for h in hits],
+    })
 
 
 def _live(records: Iterable[MemoryRecord], now: datetime) -> list[MemoryRecord]:
     return [r for r in records if r.is_live(now)]
+
+
+def month_ends(data: UserData) -> list[tuple[str, datetime]]:
+    """(month, its last second) for every month with notifications (within a `--days`
+    slice: up to its end)."""
+    if not data.notices:
+        return []
+    zone = ZoneInfo(ZONE)
+    first = data.notices[0].posted_at.astimezone(zone)
+    last = data.notices[-1].posted_at.astimezone(zone)
+    fed = {n.posted_at.astimezone(zone).strftime("%Y-%m") for n in data.notices}
+    out = []
+    year, month = first.year, first.month
+    while (year, month) <= (last.year, last.month):
+        label = f"{year:04d}-{month:02d}"
+        at = month_end(label, zone)
+        if label in fed and (data.end is None or at <= data.end):
+            out.append((label, at))
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return out
+
+
+def _month_end_store(root: Path, now: datetime, out: Run) -> dict[str, Any]:
+    """What the store keeps at a month's end: live memories and their text + search
+    detail bytes by tier, beside the raw notification text received so far (what BM25
+    over every raw notification holds); the database file; Long-Term memories that cite
+    no notification or hold a secret (text or detail)."""
+    from companion_memory.memory.secrets import contains_secret
+
+    db = root / "memory.sqlite3"
+    now_us = int(now.timestamp() * 1_000_000)
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        tiers: dict[str, dict[str, int]] = {}
+        for tier, count, text_b, detail_b in conn.execute(
+            "SELECT tier, count(*), coalesce(sum(length(CAST(text AS BLOB))), 0), "
+            "coalesce(sum(length(CAST(coalesce(detail, '') AS BLOB))), 0) FROM memories "
+            "WHERE status = 'active' AND (expires_us IS NULL OR expires_us > ?) "
+            "GROUP BY tier", (now_us,)
+        ):
+            tiers[str(tier)] = {"memories": int(count), "text_bytes": int(text_b),
+                                "detail_bytes": int(detail_b)}
+        without, secret = 0, 0
+        for text, detail, sources in conn.execute(
+            "SELECT text, coalesce(detail, ''), sources FROM memories WHERE tier = 'long_term' "
+            "AND status = 'active' AND (expires_us IS NULL OR expires_us > ?)", (now_us,)
+        ):
+            if "context:" not in str(sources):
+                without += 1
+            if contains_secret(str(text)) or contains_secret(str(detail)):
+                secret += 1
+    finally:
+        conn.close()
+    wal = db.with_name(db.name + "-wal")
+    kept = sum(t["text_bytes"] + t["detail_bytes"] for t in tiers.values())
+    long_term = tiers.get("long_term", {"text_bytes": 0, "detail_bytes": 0})
+    lt_bytes = long_term["text_bytes"] + long_term["detail_bytes"]
+    return {
+        "memories": {t: v["memories"] for t, v in tiers.items()},
+        "memory_bytes": kept,
+        "long_term_bytes": lt_bytes,
+        "raw_bytes_so_far": out.raw_bytes,
+        "ratio": round(kept / out.raw_bytes, 3) if out.raw_bytes else None,
+        "long_term_ratio": round(lt_bytes / out.raw_bytes, 3) if out.raw_bytes else None,
+        "db_bytes": db.stat().st_size,
+        "wal_bytes": wal.stat().st_size if wal.exists() else 0,
+        "long_term_without_sources": without,
+        "long_term_with_secret": secret,
+    }
+
+
+def _per_week(out: Run) -> float | None:
+    """Long-Term memories the sweep wrote (added or promoted) per week of swept days."""
+    if not out.sweep_days:
+        return None
+    made = out.sweep.get("added", 0) + out.sweep.get("promoted", 0)
+    return round(made / (out.sweep_days / 7), 2)
 
 
 async def _snapshot(runtime: Runtime, root: Path, tmp: Path, clock: FakeClock,
@@ -736,6 +846,15 @@ async def _final(runtime: Runtime, out: Run, snapshot: dict[str, Any]) -> dict[s
             for when in ("fresh", "month_end")
         },
         "ask_errors": dict(out.ask_errors),
+        "sweep": {"days_swept": out.sweep_days, "outcomes": dict(out.sweep)},
+        "long_term_per_person_week": _per_week(out),
+        "months": out.months,
+        "asks": out.asks,
+        "store_at_year_end": out.months[-1] if out.months else None,
+        "long_term_with_secret": max((m["long_term_with_secret"] for m in out.months),
+                                     default=0),
+        "long_term_without_sources": max((m["long_term_without_sources"] for m in out.months),
+                                         default=0),
         "latency": {"month_end_in_run": latency(out.month_end_s),
                     **{k: v for k, v in snapshot.items() if k not in
                        ("live_memories", "fts_readable")}},
@@ -922,6 +1041,17 @@ def table(results: Sequence[dict[str, Any]], info: dict[str, str]) -> str:
         row(f"recall@10 {when} BM25 raw", lambda r, w=when: r["recall@10"][w]["bm25"])
         row(f"questions asked {when}", lambda r, w=when: r["recall@10"][w]["asked"])
     row("ask errors", lambda r: r["ask_errors"])
+    row("sweep days / outcomes", lambda r: f"{r['sweep']['days_swept']} / "
+        + _cell(r["sweep"]["outcomes"]))
+    row("Long-Term written per person-week", lambda r: r["long_term_per_person_week"])
+    row("Long-Term with a secret / citing nothing", lambda r:
+        f"{r['long_term_with_secret']} / {r['long_term_without_sources']}")
+    row("kept / raw bytes, worst month end", lambda r: max(
+        (m["ratio"] or 0 for m in r["months"]), default=None))
+    row("kept / raw bytes at the last month end", lambda r: (r["store_at_year_end"] or {})
+        .get("ratio"))
+    row("Long-Term / raw bytes at the last month end", lambda r:
+        (r["store_at_year_end"] or {}).get("long_term_ratio"))
     for name in ("month_end_in_run", "year_old_store", "fresh_store",
                  "fresh_store_one_segment"):
         row(f"recall p50/p95 ms {name}", lambda r, n=name: "-" if n not in r["latency"]
@@ -933,6 +1063,22 @@ def table(results: Sequence[dict[str, Any]], info: dict[str, str]) -> str:
         f"{_cell(r['latency'].get('ratio_one_segment_p95'))}")
     row("wall s", lambda r: r["wall_s"])
     row("phases s", lambda r: r["phases_s"])
+    return "\n".join(lines)
+
+
+def months_table(result: dict[str, Any]) -> str:
+    """What the store keeps at each month end (see `_month_end_store`)."""
+    lines = ["", f"{result['user']}: the store at each month end", "",
+             "| month | raw bytes so far | kept bytes (ratio) | Long-Term bytes (ratio) | "
+             "live Temporary / Long-Term | DB file / WAL bytes |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for m in result["months"]:
+        counts = m["memories"]
+        lines.append(
+            f"| {m['month']} | {m['raw_bytes_so_far']:,} | {m['memory_bytes']:,} "
+            f"({_cell(m['ratio'])}) | {m['long_term_bytes']:,} ({_cell(m['long_term_ratio'])}) "
+            f"| {counts.get('temporary', 0)} / {counts.get('long_term', 0)} "
+            f"| {m['db_bytes']:,} / {m['wal_bytes']:,} |")
     return "\n".join(lines)
 
 
@@ -1006,6 +1152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(orjson.dumps({**info, "data": source.spec, "results": results}).decode())
     else:
         print(table(results, info))
+        for result in results:
+            print(months_table(result))
     return 0
 
 

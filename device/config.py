@@ -227,6 +227,8 @@ def default_toml() -> str:
             if is_dataclass(value):
                 tables.append((f.name, value))
                 continue
+            if f.default is not MISSING:
+                value = f.default  # as written: `sweep.zone = "local"`, not this device's zone
             text = _toml_value(value)
             doc = f.metadata.get("doc") or ""
             choices = f.metadata.get("choices")

@@ -8,6 +8,10 @@ leaves nothing written.
 
 Rules: create uses the caller's id with no similarity search (an existing or
 tombstoned id is an idempotent skip, never a second row or a resurrection);
+expiry: a Temporary record lives the Temporary TTL (an event's until it is over, never
+before its search detail is cleared), an automatic Long-Term record the Long-Term TTL
+from its creation and from every reinforce or update (an upcoming event's at least until
+it is over), a record the agent or owner saved (auto false) and Device Memory never expire;
 update, reinforce, remove, promote and supersede are compare-and-set on the
 revision; a lower-authority intent cannot update, remove or supersede a
 higher-authority record; a create or update whose normalized text matches an
@@ -184,6 +188,9 @@ def _create(
             expires = intent.event_end
         if intent.detail_until is not None:
             expires = max(expires, intent.detail_until)
+    elif intent.tier is Tier.LONG_TERM and expires is not None and intent.event_end is not None:
+        # an upcoming event is kept until it is over, however far off it is
+        expires = max(expires, intent.event_end)
     conn.execute(
         "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, sources, "
         "created_us, updated_us, expires_us, reinforced, status, subject, superseded_by, auto, "
@@ -246,6 +253,12 @@ def _apply_one(
         if intent.event_end is not None and record.tier is Tier.TEMPORARY:
             floor = intent.detail_until or record.created_at
             base["expires_us"] = to_us(max(intent.event_end, floor))
+        if record.tier is Tier.LONG_TERM and record.auto:
+            # a changed or restated fact is a reinforcement: it lives the TTL from now (and
+            # an upcoming event until it is over), never less than it had
+            renewed = max(now + ttls[1], intent.event_end or now)
+            if record.expires_at is None or renewed > record.expires_at:
+                base["expires_us"] = to_us(renewed)
     elif op is IntentOp.REINFORCE:
         base.update(
             reinforced=record.reinforced + 1,

@@ -83,12 +83,19 @@ def match_expression(terms: Sequence[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
-def _doc_freqs(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
+def doc_freqs(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[str, int]:
+    """How many indexed rows hold each of `terms` (search forms); a term none holds is
+    absent."""
+    if not terms:
+        return {}
     marks = ", ".join("?" for _ in terms)
     rows = conn.execute(
         f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", tuple(terms)
     ).fetchall()
     return {str(term): int(doc) for term, doc in rows}
+
+
+_doc_freqs = doc_freqs
 
 
 BM25_K1 = 1.2
@@ -292,7 +299,7 @@ def search(
     return [(record_from_row(row), -score) for score, row in best]
 
 
-NEWER_WITHIN = 0.2
+NEWER_WITHIN = float(__import__("os").environ.get("CM_NEWER", "0.2"))  # DEBUG-LOCAL
 """Default `prefer_newer` window: a newer hit that matches every query term an older one
 matches is ranked above it when its score is at least (1 - this) of the older one's."""
 TIEBREAK_EXTRA = 3
@@ -416,7 +423,7 @@ class DocFreqCache:
         missing = [t for t in terms if not self._dfs.get(t)]
         for start in range(0, len(missing), 256):
             chunk = missing[start:start + 256]
-            found = _doc_freqs(conn, chunk)
+            found = doc_freqs(conn, chunk)
             for term in chunk:
                 self._dfs[term] = found.get(term, 0)
         return self._dfs

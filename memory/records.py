@@ -315,7 +315,8 @@ class MemoryIntent:
     never shown or exported. None on update keeps the record's detail."""
     event_end: datetime | None = None
     """create/update of a Temporary record: it expires when this event is over (but not
-    before `detail_until`) instead of after the Temporary TTL."""
+    before `detail_until`) instead of after the Temporary TTL. Of an automatic Long-Term
+    record: it does not expire before the event is over."""
     detail_until: datetime | None = None
     """When `detail` is cleared (its sources leave the log). A Temporary record created or
     updated with it does not expire before it, so recall keeps what the log holds."""

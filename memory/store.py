@@ -38,6 +38,7 @@ from companion_memory.memory.recall import (
     TIEBREAK_EXTRA,
     DocFreqCache,
     RecallCache,
+    doc_freqs,
     prefer_newer,
     query_terms,
     related_search,
@@ -263,6 +264,11 @@ class MemoryStore:
         return require_aware(self._clock.now())
 
     @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model recall uses (None: keyword recall only)."""
+        return self._embedder
+
+    @property
     def ttls(self) -> tuple[timedelta, timedelta]:
         """(temporary_ttl, long_term_ttl)."""
         return self._ttls
@@ -396,6 +402,59 @@ class MemoryStore:
         without an embedder."""
         name = self._embedder.name if self._embedder is not None else ""
         return await self.read(lambda conn: vectors.coverage(conn, name))
+
+    async def neighbours(
+        self,
+        memory_ids: Sequence[str],
+        *,
+        limit: int = 5,
+        tiers: Collection[Tier] = (Tier.LONG_TERM,),
+    ) -> dict[str, list[tuple[MemoryRecord, float]]]:
+        """The meaning of stored memories compared: for each of `memory_ids` that has a
+        vector, the `limit` live memories of `tiers` whose vectors are most alike, with
+        the cosine, best first (the memory itself left out). {} without an embedder; a
+        memory not yet embedded is absent (`index_vectors` embeds what lacks a vector)."""
+        _check_limit(limit)
+        index = self._vectors
+        if index is None or not memory_ids:
+            return {}
+        wanted = owner.coerce_tiers(tiers)
+        now_us = to_us(self.now())
+        ids = list(memory_ids)
+
+        def job(conn: sqlite3.Connection) -> dict[str, list[tuple[MemoryRecord, float]]]:
+            found = vectors.neighbours(conn, index, write_mark(conn), ids, tiers=wanted,
+                                       now_us=now_us, limit=limit)
+            rowids = sorted({rid for pairs in found.values() for rid, _ in pairs})
+            records: dict[int, MemoryRecord] = {}
+            for start in range(0, len(rowids), 500):
+                chunk = rowids[start:start + 500]
+                marks = ", ".join("?" for _ in chunk)
+                for row in conn.execute(
+                    f"SELECT rowid, {COLUMNS} FROM memories WHERE rowid IN ({marks})", chunk
+                ):
+                    records[int(row[0])] = record_from_row(tuple(row[1:]))
+            return {mid: [(records[rid], cos) for rid, cos in pairs if rid in records]
+                    for mid, pairs in found.items()}
+
+        return await self.read(job)
+
+    async def word_counts(self, words: Collection[str]) -> tuple[dict[str, int], int]:
+        """How common each of `words` is in what the store holds: for each word, the
+        number of live indexed memories whose search text holds its (first) search form,
+        and the number of indexed memories. A word without a search form (a function
+        word) is absent. Reading only."""
+        forms = {w: f[0] for w in dict.fromkeys(words) if (f := query_terms(w))}
+        terms = sorted(set(forms.values()))
+
+        def job(conn: sqlite3.Connection) -> tuple[dict[str, int], int]:
+            found: dict[str, int] = {}
+            for start in range(0, len(terms), 256):
+                found.update(doc_freqs(conn, terms[start:start + 256]))
+            total = conn.execute("SELECT count(*) FROM memories_fts").fetchone()[0]
+            return {w: found.get(t, 0) for w, t in forms.items()}, int(total)
+
+        return await self.read(job)
 
     async def related(
         self, text: str, *, limit: int = 5, tiers: Collection[Tier] = PERSONAL_TIERS

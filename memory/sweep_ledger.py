@@ -13,6 +13,11 @@ write it covers commit in one transaction):
   `committed` after. `claimed` without `applied_at` means the write did not happen.
 - `sweep_attempts`: failed model invocations per window (no output was staged).
 
+Stages, receipts and attempts of a window are deleted `STAGE_RETENTION_DAYS` after the
+cursor passed it (`prune`): nothing sweeps that window again, its deferred candidates
+are applied by then, and a stage holds the day's candidates (memory text) that the
+memories themselves now hold.
+
 Every function here is synchronous and takes a `sqlite3.Connection`; callers run
 them inside `MemoryStore.transaction(fn)` / `MemoryStore.read(fn)` on the store's
 own thread. No memory text is stored here, only ids, digests and codes (the stage
@@ -90,6 +95,22 @@ class SweepCursorConflictError(SweepLedgerError, ConflictError):
 
     code = "sweep_cursor_conflict"
     category = "conflict"  # a ledger error, but what happened is a conflict: reread
+
+
+STAGE_RETENTION_DAYS = 21
+"""How long the stages, receipts and attempts of a swept window are kept after the cursor
+passed it: a window behind the cursor is never swept again, but a candidate of its
+stage may wait to be applied (the sweep's `DEFER_DAYS`, shorter than this)."""
+
+
+def prune(conn: sqlite3.Connection, before: date) -> int:
+    """Delete the stages, receipts and attempts of windows whose local date is before
+    `before` (window ids begin with the window's local date); returns the stages
+    deleted. The cursor is kept."""
+    day = before.isoformat()
+    conn.execute("DELETE FROM sweep_receipts WHERE substr(window_id, 1, 10) < ?", (day,))
+    conn.execute("DELETE FROM sweep_attempts WHERE substr(window_id, 1, 10) < ?", (day,))
+    return conn.execute("DELETE FROM sweep_stages WHERE local_date < ?", (day,)).rowcount
 
 
 def digest_text(text: str) -> str:
@@ -255,6 +276,19 @@ def read_stage(conn: sqlite3.Connection, namespace: int, window_id: str) -> Stag
         digest=row[3],
         created_at=_req_dt(row[4]),
     )
+
+
+def stages_since(conn: sqlite3.Connection, first: date) -> list[Stage]:
+    """Every stage (any namespace) of a window whose local date is `first` or later,
+    oldest first."""
+    rows = conn.execute(
+        "SELECT namespace, window_id, local_date, schema_version, output, digest, created_at"
+        " FROM sweep_stages WHERE local_date >= ? ORDER BY local_date, namespace",
+        (first.isoformat(),),
+    ).fetchall()
+    return [Stage(namespace=int(r[0]), window_id=str(r[1]), local_date=date.fromisoformat(r[2]),
+                  schema_version=int(r[3]), output=r[4], digest=r[5], created_at=_req_dt(r[6]))
+            for r in rows]
 
 
 def put_stage(conn: sqlite3.Connection, stage: Stage) -> Stage:

@@ -128,6 +128,11 @@ class VectorIndex:
     def __len__(self) -> int:
         return int(self._ids.size)
 
+    @property
+    def rowids(self) -> npt.NDArray[np.int64]:
+        """The memory rowid of each held vector, in the order `similarities` returns."""
+        return self._rowids
+
     def refresh(self, conn: sqlite3.Connection, mark: object) -> None:
         """Bring the rows up to date unless `mark` (the database's write mark) is the one
         of the last refresh: read the table's vector ids, drop the rows whose id is gone,
@@ -221,3 +226,58 @@ def live_filter(
             )
         )
     return found
+
+
+def neighbours(
+    conn: sqlite3.Connection,
+    index: VectorIndex,
+    mark: object,
+    memory_ids: Sequence[str],
+    *,
+    tiers: Collection[Tier],
+    now_us: int,
+    limit: int,
+) -> dict[str, list[tuple[int, float]]]:
+    """For each of `memory_ids` that has a vector: the `limit` live memories of `tiers`
+    whose vectors are most alike (rowid, cosine), best first, the memory itself left out.
+    One read snapshot (call inside a read transaction)."""
+    if not memory_ids or limit <= 0:
+        return {}
+    index.refresh(conn, mark)
+    own: dict[str, int] = {}
+    ids = list(dict.fromkeys(memory_ids))
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        own.update((str(mid), int(rid)) for mid, rid in conn.execute(
+            f"SELECT memory_id, rowid FROM memories WHERE memory_id IN ({marks})", chunk))
+    held = index.vectors_of(own.values())
+    if not held:
+        return {}
+    tier_values = sorted({Tier(t).value for t in tiers})
+    tmarks = ", ".join("?" for _ in tier_values)
+    eligible = np.fromiter(
+        (r[0] for r in conn.execute(
+            f"SELECT rowid FROM memories WHERE status = 'active' AND tier IN ({tmarks}) "
+            "AND (expires_us IS NULL OR expires_us > ?)", (*tier_values, now_us))),
+        dtype=np.int64,
+    )
+    out: dict[str, list[tuple[int, float]]] = {}
+    if eligible.size == 0:
+        return {mid: [] for mid, rid in own.items() if rid in held}
+    rowids = index.rowids
+    mask = np.isin(rowids, eligible)
+    for mid, rid in own.items():
+        vector = held.get(rid)
+        if vector is None:
+            continue
+        _, sims = index.similarities(vector)
+        candidates = np.nonzero(mask & (rowids != rid))[0]
+        if candidates.size == 0:
+            out[mid] = []
+            continue
+        n = min(limit, candidates.size)
+        top = candidates[np.argpartition(-sims[candidates], n - 1)[:n]]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        out[mid] = [(int(rowids[i]), float(sims[i])) for i in top]
+    return out

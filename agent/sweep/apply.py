@@ -9,10 +9,14 @@ rolled back to a savepoint and recorded as the outcome, so the receipt still mov
 on and a retry never writes twice.
 
 Rules: promote Temporary -> Long-Term (promotion receipt = the sweep receipt id);
-add a Long-Term fact with authority `inference`, unless a live Long-Term occupant
-of the same subject has equal or higher authority (idempotent skip) - a stronger
-candidate amends the occupant instead; amend a related Long-Term memory only when
-the candidate's authority is at least the target's.
+add a Long-Term memory with authority `inference` (with its search-only detail, living
+at least until its `until`), unless a live Long-Term occupant of the same subject has
+equal or higher authority (idempotent skip) - a stronger candidate amends the occupant
+instead; amend a related Long-Term memory only when the candidate's authority is at
+least the target's (its detail gains the new words; it lives the Long-Term TTL from
+now); reinforce a related Long-Term memory (its sources gain the day's, it lives the TTL
+from now); merge: amend the related memory with the text of a Long-Term memory a
+processor wrote during the window and remove that one, in the same transaction.
 """
 
 from __future__ import annotations
@@ -22,7 +26,11 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from companion_memory.agent.sweep.proposals import Candidate, normalize_subject
+from companion_memory.agent.sweep.proposals import (
+    DETAIL_LIMIT_BYTES,
+    Candidate,
+    normalize_subject,
+)
 from companion_memory.memory import (
     AUTHORITY_RANK,
     Authority,
@@ -37,10 +45,10 @@ from companion_memory.memory import (
     apply_intents,
     normalize_text,
 )
-from companion_memory.memory.rows import COLUMNS, fetch_record, record_from_row, to_us
+from companion_memory.memory.rows import fetch_record, to_us
 from companion_memory.memory.sweep_ledger import ReceiptKey, mark_applied
 
-WRITE_OUTCOMES = frozenset({"promoted", "added", "amended"})
+WRITE_OUTCOMES = frozenset({"promoted", "added", "amended", "reinforced", "merged"})
 CANDIDATE_AUTHORITY = Authority.INFERENCE
 
 
@@ -65,14 +73,17 @@ def derived_memory_id(key: ReceiptKey) -> str:
 def _occupant(conn: sqlite3.Connection, subject: str, now: datetime) -> MemoryRecord | None:
     """The strongest live Long-Term memory whose subject normalizes to `subject`."""
     rows = conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE tier = 'long_term' AND status = 'active' "
-        "AND subject IS NOT NULL AND (expires_us IS NULL OR expires_us > ?)",
+        "SELECT memory_id, subject FROM memories WHERE tier = 'long_term' "
+        "AND status = 'active' AND subject IS NOT NULL "
+        "AND (expires_us IS NULL OR expires_us > ?)",
         (to_us(now),),
     ).fetchall()
     best: MemoryRecord | None = None
-    for row in rows:
-        record = record_from_row(row)
-        if normalize_subject(record.subject) != subject:
+    for memory_id, stored in rows:
+        if normalize_subject(str(stored)) != subject:
+            continue
+        record = fetch_record(conn, str(memory_id))
+        if record is None:
             continue
         if best is None or AUTHORITY_RANK[record.authority] > AUTHORITY_RANK[best.authority]:
             best = record
@@ -114,16 +125,33 @@ def _plan(
         )
         return "promoted", target_id, [intent]
 
-    if candidate.action == "amend":
+    if candidate.action in ("amend", "reinforce", "merge"):
         target_id = candidate.memory_id or ""
         target = fetch_record(conn, target_id)
         if target is None or not _live(target, ctx.now) or target.tier is not Tier.LONG_TERM:
             return "target_inactive", target_id, []
+        if candidate.action == "reinforce":
+            return "reinforced", target_id, [MemoryIntent(
+                op=IntentOp.REINFORCE, memory_id=target_id, expected_revision=target.revision,
+                sources=_sources(candidate), authority=CANDIDATE_AUTHORITY,
+            )]
         if strength < AUTHORITY_RANK[target.authority]:
             return "authority_too_low", target_id, []
+        if candidate.action == "merge":
+            newer = fetch_record(conn, candidate.from_id or "")
+            if newer is None or not _live(newer, ctx.now) or newer.tier is not Tier.LONG_TERM:
+                return "source_inactive", target_id, []
+            if strength < AUTHORITY_RANK[newer.authority]:
+                return "authority_too_low", target_id, []
+            removal = MemoryIntent(
+                op=IntentOp.REMOVE, memory_id=newer.memory_id,
+                expected_revision=newer.revision, authority=CANDIDATE_AUTHORITY,
+                reason="merged_into_older_memory",
+            )
+            return "merged", target_id, [_update(conn, target, candidate), removal]
         if normalize_text(candidate.text or "") == normalize_text(target.text):
             return "unchanged", target_id, []
-        return "amended", target_id, [_update(target, candidate)]
+        return "amended", target_id, [_update(conn, target, candidate)]
 
     # add
     subject = candidate.subject
@@ -132,7 +160,7 @@ def _plan(
         if occupant is not None:
             if AUTHORITY_RANK[occupant.authority] >= strength:
                 return "subject_occupied", occupant.memory_id, []
-            return "amended", occupant.memory_id, [_update(occupant, candidate)]
+            return "amended", occupant.memory_id, [_update(conn, occupant, candidate)]
     norm = normalize_text(candidate.text or "")
     twin = conn.execute(
         "SELECT memory_id FROM memories WHERE norm = ? AND tier = 'long_term' "
@@ -146,16 +174,40 @@ def _plan(
         op=IntentOp.CREATE, memory_id=new_id, tier=Tier.LONG_TERM,
         kind=Kind(candidate.kind or Kind.FACT.value), text=candidate.text,
         authority=CANDIDATE_AUTHORITY, sources=_sources(candidate), subject=subject,
+        detail=candidate.detail, event_end=candidate.until_at(),
     )
     return "added", new_id, [intent]
 
 
-def _update(target: MemoryRecord, candidate: Candidate) -> MemoryIntent:
+def _update(conn: sqlite3.Connection, target: MemoryRecord, candidate: Candidate
+            ) -> MemoryIntent:
+    """The update of `target` to the candidate's text; its search-only detail keeps its
+    words and gains the candidate's (at most DETAIL_LIMIT_BYTES)."""
+    detail = None
+    if candidate.detail:
+        row = conn.execute("SELECT detail FROM memories WHERE memory_id = ?",
+                           (target.memory_id,)).fetchone()
+        detail = _joined(str(row[0] or "") if row else "", candidate.detail)
     return MemoryIntent(
         op=IntentOp.UPDATE, memory_id=target.memory_id, expected_revision=target.revision,
         text=candidate.text, sources=_sources(candidate), authority=CANDIDATE_AUTHORITY,
-        subject=candidate.subject,
+        subject=candidate.subject, detail=detail, event_end=candidate.until_at(),
     )
+
+
+def _joined(old: str, new: str) -> str:
+    """The words of `old` then the new ones of `new`, each once, within the limit (the
+    newest words are kept when it is reached)."""
+    seen: set[str] = set()
+    words: list[str] = []
+    for word in [*old.split(), *new.split()]:
+        key = word.casefold()
+        if key not in seen:
+            seen.add(key)
+            words.append(word)
+    while words and len(" ".join(words).encode("utf-8")) > DETAIL_LIMIT_BYTES:
+        words.pop(0)
+    return " ".join(words)
 
 
 def write_candidate(

@@ -11,7 +11,13 @@ first, each through these durable steps (each its own store transaction):
    write the memory and record the outcome on the receipt in one transaction, then
    complete the receipt. A claimed receipt whose write is recorded is only
    completed on recovery, one without is written: nothing lost, nothing doubled.
-3. advance the cursor (compare-and-set) to the window.
+3. advance the cursor (compare-and-set) to the window, and delete the stages,
+   receipts and attempts of windows more than `STAGE_RETENTION_DAYS` behind it.
+
+A candidate that waits (`Candidate.after`: a day's diary lines wait until the day's
+Temporary memories are about to leave) is left unclaimed in step 2; every run then
+applies the waiting candidates of swept windows whose moment has come, through the
+same receipts (`_apply_deferred`).
 
 A missing or malformed stage leaves the day incomplete and the cursor where it is;
 a stage of an older schema version is attested as an empty page and the cursor
@@ -37,13 +43,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
 
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.agent.sweep.day_input import InputLimits, SweepContext
-from companion_memory.agent.sweep.proposals import SCHEMA_VERSION, Candidate
+from companion_memory.agent.sweep.proposals import SCHEMA_VERSION, Candidate, parse_until
 from companion_memory.agent.sweep.receipts import ReceiptApplier
 from companion_memory.agent.sweep.settings import SweepSettings
 from companion_memory.agent.sweep.staging import RAW_OUTPUT_LIMIT_CHARS, DayStager, SweepEngine
@@ -117,6 +124,8 @@ class DailySweepProcessor:
                                 retry_budget=retry_budget, limits=self.limits)
         self.applier = ReceiptApplier(store, max_writes=settings.max_writes, step=self._step)
         self.operator = SweepOperator(store, self.schedule, settings)
+        self._deferred_at: datetime | None = None
+        """When the next waiting candidate is due (None: not known yet, read the stages)."""
 
     @property
     def zone(self) -> str:
@@ -169,6 +178,10 @@ class DailySweepProcessor:
             results.append(result)
             if result.status not in ("swept", "empty", "attested_empty"):
                 break
+            # before the next advance prunes older stages (a run that catches up on
+            # weeks applies each day's waiting candidates while its stage is there)
+            await self._apply_deferred(report)
+        await self._apply_deferred(report)
         pending = await self.schedule.pending_dates(limit=62)
         report.pending = len(pending)
         report.extra["state"] = "pending" if pending else "idle"
@@ -203,10 +216,41 @@ class DailySweepProcessor:
             return day
         day.candidates = len(candidates)
         report.proposals.update(c.action for c in candidates)
-        day.writes = await self.applier.apply(window, namespace, candidates, report)
+        day.writes = await self.applier.apply(window.window_id, namespace, candidates, report)
+        self._deferred_at = None  # a new stage may hold candidates that wait
         await self._advance(window, namespace)
         day.status = "swept" if candidates else "empty"
         return day
+
+    async def _apply_deferred(self, report: ProcessorReport) -> None:
+        """Apply the candidates of already swept windows whose moment has come (a day's
+        diary lines, `Candidate.after`), through the same receipts; remembers when the
+        next one is due so that most runs read no stage at all."""
+        now = self.store.now()
+        if self._deferred_at is not None and now < self._deferred_at:
+            return
+        cursor = await self.store.read(ledger.read_cursor)
+        if cursor is None:
+            self._deferred_at = datetime.max.replace(tzinfo=UTC)
+            return
+        first = cursor.local_date - timedelta(days=ledger.STAGE_RETENTION_DAYS)
+        stages = await self.store.read(lambda c: ledger.stages_since(c, first))
+        upcoming: list[datetime] = []
+        applied = 0
+        for stage in stages:
+            if stage.local_date > cursor.local_date:
+                continue  # not swept yet: its run applies it
+            waiting = [c for c in self._read_stage(stage) or [] if c.after is not None]
+            due = [c for c in waiting if c.due(now)]
+            upcoming.extend(at for c in waiting if not c.due(now)
+                            if (at := parse_until(c.after)) is not None)
+            if due:
+                before = report.applied
+                await self.applier.apply(stage.window_id, stage.namespace, due, report)
+                applied += report.applied - before
+        if applied:
+            report.extra["deferred_applied"] = applied
+        self._deferred_at = min(upcoming, default=datetime.max.replace(tzinfo=UTC))
 
     async def _notifications_pending(self, window: Window) -> bool:
         """The day is not ready while notifications received in it still wait."""
@@ -235,6 +279,8 @@ class DailySweepProcessor:
             new = ledger.SweepCursor(self.zone, window.local_date, window.start_utc,
                                      window.end_utc, window.window_id, namespace, "swept", now)
             ledger.write_cursor(conn, new, expected_window_id=current.window_id)
+            ledger.prune(conn, window.local_date
+                         - timedelta(days=ledger.STAGE_RETENTION_DAYS))
 
         await self.store.transaction(move)
         self._step("advanced")

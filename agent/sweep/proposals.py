@@ -4,36 +4,61 @@ The model (or the deterministic fallback) answers one JSON object per window:
 `{"candidates": [...]}` where each candidate is one of
 
 - `{"action": "promote", "memory_id": <a Temporary memory of the day>, "sources": [...]}`
-- `{"action": "add", "kind": ..., "text": ..., "subject": ..., "sources": [...]}`
-- `{"action": "amend", "memory_id": <a related Long-Term memory>, "text": ..., "sources": [...]}`
+- `{"action": "add", "kind": ..., "text": ..., "subject": ..., "sources": [...]}`: a
+  new Long-Term memory (a dated diary line of the day, a fact);
+- `{"action": "amend", "memory_id": <a related Long-Term memory>, "text": ..., "sources":
+  [...]}`: the day changed or restated it;
+- `{"action": "reinforce", "memory_id": <a related Long-Term memory>, "sources": [...]}`:
+  the day confirms it (it lives the Long-Term TTL from now);
+- `{"action": "merge", "memory_id": <a related Long-Term memory>, "from_id": <a Long-Term
+  memory a processor wrote during the window>, "text": ..., "sources": [...]}`: the
+  newer memory says the same thing changed; the older one takes its text and the newer
+  one is removed, so one memory holds the fact.
 
 `validate_page` keeps only candidates that cite the day: every source must be a
 `context:<id>` of the window's processed notifications or a `memory:<id>` of the
 window's Temporary memories; foreign sources are removed, and a candidate left with
-none is dropped (`no_provenance`). Each kept candidate is normalized and carries a
-digest of its canonical JSON, the key of its receipt. Dropped candidates are only
-counted by reason code: no text is kept about them.
+none is dropped (`no_provenance`). An add or amend may carry `until` (the memory lives
+at least until then: an upcoming event) and gets `detail`, the search-only words of the
+notifications it cites (`DayScope.words`), so recall finds it by what they said. An
+added event (a diary line) gets `after`: it is applied once the day's Temporary
+memories are about to leave (`DayScope.lines_after`), so a line and the memories it
+consolidates never crowd each other out of a recall. Each
+kept candidate is normalized and carries a digest of its canonical JSON, the key of its
+receipt. Dropped candidates are only counted by reason code: no text is kept about them.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import orjson
 
 from companion_memory.core.errors import InvalidInputError
-from companion_memory.memory.records import PERSONAL_KINDS, TEXT_LIMIT_CHARS, normalize_text
-from companion_memory.memory.secrets import contains_secret
+from companion_memory.memory.records import (
+    PERSONAL_KINDS,
+    SOURCES_LIMIT,
+    TEXT_LIMIT_CHARS,
+    normalize_text,
+)
+from companion_memory.memory.secrets import contains_secret, redact
 
-SCHEMA_VERSION = 1
-"""Version of the staged page format; a stage with an older version is attested empty."""
+SCHEMA_VERSION = 2
+"""Version of the staged page format; a stage with an older version is attested empty
+(1: promote, add and amend without search detail)."""
 
 SUBJECT_LIMIT_CHARS = 80
-SOURCES_PER_CANDIDATE = 8
-ACTIONS = ("promote", "add", "amend")
+SOURCES_PER_CANDIDATE = SOURCES_LIMIT
+"""A diary line cites every notification of its conversation (a memory keeps 32)."""
+import os as _os  # DEBUG-LOCAL
+DETAIL_LIMIT_BYTES = int(_os.environ.get("CM_DETAIL_BYTES", "480"))  # DEBUG-LOCAL
+"""The most search-only words a consolidated memory keeps (UTF-8 bytes)."""
+ACTIONS = ("promote", "add", "amend", "reinforce", "merge")
 
 SWEEP_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -49,6 +74,9 @@ SWEEP_SCHEMA: dict[str, Any] = {
                     "kind": {"type": "string", "enum": sorted(k.value for k in PERSONAL_KINDS)},
                     "text": {"type": "string", "maxLength": TEXT_LIMIT_CHARS},
                     "subject": {"type": "string", "maxLength": SUBJECT_LIMIT_CHARS},
+                    "from_id": {"type": "string", "maxLength": 128},
+                    "until": {"type": "string", "maxLength": 40},
+
                     "sources": {
                         "type": "array",
                         "maxItems": SOURCES_PER_CANDIDATE,
@@ -63,15 +91,23 @@ SWEEP_SCHEMA: dict[str, Any] = {
 }
 
 SYSTEM_PROMPT = (
-    "You consolidate one completed day of a personal memory. ITEMS are the day's "
-    "notifications (type notification, with context_id) and Temporary memories (type "
-    "temporary, with memory_id). Propose at most a few candidates: 'promote' a Temporary "
-    "memory that is durable and worth keeping long-term (reinforced during the day is a good "
-    "sign); 'add' a durable fact, preference, rule or procedure the day clearly shows, with "
-    "a short subject naming what it is about; 'amend' a RELATED MEMORY only when the day "
-    "corrects it. Every candidate must cite sources from the ITEMS as 'context:<id>' or "
-    "'memory:<id>'. Never copy codes, passwords or other secrets. Propose nothing when the "
-    "day holds nothing durable."
+    "You consolidate one completed day of a personal memory so that it can be recalled "
+    "months later. ITEMS are the day's notifications (type notification, with context_id), "
+    "Temporary memories (type temporary) and the Long-Term facts written today (type "
+    "new_long_term), each with a memory_id. Propose: for each person "
+    "and each notable event of the day, 'add' ONE dated diary line (kind event) such as "
+    "'2026-01-14 (Wed): Peng Yuqing - art exhibition at the city museum, meet 3 pm', "
+    "keeping the names, places, times and facts, citing every notification it covers; "
+    "'add' a durable fact or preference about a person, a place, a plan or the owner "
+    "(kind fact or preference, a short subject naming what it is about); 'promote' a "
+    "Temporary memory that is such a fact; 'amend' a RELATED MEMORY when the day changes "
+    "or corrects it (never add a second memory of the same fact); 'merge' an item of type "
+    "new_long_term into the RELATED MEMORY it restates or changes (memory_id: the related "
+    "memory, from_id: the item, text: the current statement); 'reinforce' a RELATED "
+    "MEMORY the day confirms. Every candidate must cite sources from the ITEMS as "
+    "'context:<id>' or 'memory:<id>'. Never copy codes, passwords or other secrets. "
+    "Leave out advertising, news and other noise; propose nothing when the day holds "
+    "nothing worth keeping."
 )
 
 
@@ -97,6 +133,13 @@ class Candidate:
     text: str | None = None
     subject: str | None = None
     digest: str = ""
+    from_id: str | None = None
+    detail: str | None = None
+    until: str | None = None
+    """RFC 3339: the memory lives at least until then (an upcoming event)."""
+    after: str | None = None
+    """RFC 3339: not applied before then (a day's diary line waits until the day's
+    Temporary memories leave, so the two never compete in recall)."""
 
     def body(self) -> dict[str, Any]:
         return {
@@ -106,7 +149,26 @@ class Candidate:
             "text": self.text,
             "subject": self.subject,
             "sources": list(self.sources),
+            "from_id": self.from_id,
+            "detail": self.detail,
+            "until": self.until,
+            "after": self.after,
         }
+
+    def sealed(self) -> Candidate:
+        """This candidate with the digest of its body."""
+        return Candidate(self.action, self.sources, self.memory_id, self.kind, self.text,
+                         self.subject, candidate_digest(self), self.from_id, self.detail,
+                         self.until, self.after)
+
+    def until_at(self) -> datetime | None:
+        """`until` as an aware datetime, or None."""
+        return parse_until(self.until)
+
+    def due(self, now: datetime) -> bool:
+        """Whether it may be applied at `now` (no `after`, or `after` has passed)."""
+        after = parse_until(self.after)
+        return after is None or after <= now
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.body(), "digest": self.digest}
@@ -126,16 +188,29 @@ class Candidate:
             kind=data.get("kind"),
             text=data.get("text"),
             subject=data.get("subject"),
-        )
-        digest = candidate_digest(made)
-        if digest != data.get("digest"):
+            from_id=data.get("from_id"),
+            detail=data.get("detail"),
+            until=data.get("until"),
+            after=data.get("after"),
+        ).sealed()
+        if made.digest != data.get("digest"):
             raise InvalidInputError("staged candidate digest does not match")
-        return cls(made.action, made.sources, made.memory_id, made.kind, made.text,
-                   made.subject, digest)
+        return made
 
 
 def candidate_digest(candidate: Candidate) -> str:
     return hashlib.sha256(canonical(candidate.body()).encode("utf-8")).hexdigest()
+
+
+def parse_until(value: Any) -> datetime | None:
+    """An RFC 3339 moment with an offset, or None (anything else is no moment)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +220,34 @@ class DayScope:
     context_ids: frozenset[int]
     temporary_ids: frozenset[str]
     related_ids: frozenset[str]
+    merge_ids: frozenset[str] = frozenset()
+    """Long-Term memories a processor wrote during the window (what `merge` may fold)."""
+    words: Mapping[int, str] = field(default_factory=dict)
+    """Search-only words of each cited notification (`context_id` -> words)."""
+    lines_after: datetime | None = None
+    """When an added event (a diary line) of this day may be applied: once the day's
+    Temporary memories are about to leave (`DayInput`, DEFER_DAYS after the day)."""
+
+    def detail_for(self, text: str, sources: tuple[str, ...]) -> str | None:
+        """The search-only words of the notifications `sources` cites that `text` does not
+        already hold, in order, each once, at most DETAIL_LIMIT_BYTES; None when none."""
+        have = {w.casefold() for w in text.split()}
+        out: list[str] = []
+        size = 0
+        for source in sources:
+            kind, _, ref = source.partition(":")
+            if kind != "context" or not ref.isdigit():
+                continue
+            for word in self.words.get(int(ref), "").split():
+                key = word.casefold()
+                if key in have:
+                    continue
+                if size + len(word.encode("utf-8")) + 1 > DETAIL_LIMIT_BYTES:
+                    return _secret_free(" ".join(out))
+                have.add(key)
+                out.append(word)
+                size += len(word.encode("utf-8")) + 1
+        return _secret_free(" ".join(out))
 
     def cites(self, source: str) -> bool:
         kind, _, ref = source.partition(":")
@@ -153,6 +256,18 @@ class DayScope:
         if kind == "memory":
             return ref in self.temporary_ids
         return False
+
+
+def _secret_free(words: str) -> str | None:
+    """`words` with any secret span redacted away; None when nothing is left or a secret
+    remains that no span covers."""
+    if not words:
+        return None
+    if contains_secret(words):
+        words = " ".join(w for w in redact(words).split() if "[" not in w and "]" not in w)
+        if not words or contains_secret(words):
+            return None
+    return words
 
 
 @dataclass(slots=True)
@@ -191,12 +306,17 @@ def _one(raw: Any, scope: DayScope, dropped: Counter[str]) -> Candidate | None:
             dropped["unknown_target"] += 1
             return None
         cited.append(f"memory:{memory_id}")
-    sources = tuple(sorted(dict.fromkeys(cited)))[:SOURCES_PER_CANDIDATE]
+    sources = tuple(sorted(dict.fromkeys(cited), key=_source_order))[:SOURCES_PER_CANDIDATE]
     if not sources:
         dropped["no_provenance"] += 1
         return None
     if action == "promote":
         made = Candidate("promote", sources, memory_id=memory_id)
+    elif action == "reinforce":
+        if not isinstance(memory_id, str) or memory_id not in scope.related_ids:
+            dropped["unknown_target"] += 1
+            return None
+        made = Candidate("reinforce", sources, memory_id=memory_id)
     else:
         text = _clean_text(raw.get("text"))
         if text is None:
@@ -207,19 +327,39 @@ def _one(raw: Any, scope: DayScope, dropped: Counter[str]) -> Candidate | None:
         if contains_secret(text) or (subject is not None and contains_secret(subject)):
             dropped["secret"] += 1
             return None
-        if action == "amend":
+        until = parse_until(raw.get("until"))
+        until_text = None if until is None else until.isoformat()
+        detail = scope.detail_for(text, sources)
+        if action in ("amend", "merge"):
             if not isinstance(memory_id, str) or memory_id not in scope.related_ids:
                 dropped["unknown_target"] += 1
                 return None
-            made = Candidate("amend", sources, memory_id=memory_id, text=text, subject=subject)
+            from_id = raw.get("from_id")
+            if action == "merge" and (not isinstance(from_id, str) or from_id not in
+                                      scope.merge_ids or from_id == memory_id):
+                dropped["unknown_target"] += 1
+                return None
+            made = Candidate(action, sources, memory_id=memory_id, text=text, subject=subject,
+                             from_id=from_id if action == "merge" else None, detail=detail,
+                             until=until_text)
         else:
             kind = raw.get("kind", "fact")
             if kind not in {k.value for k in PERSONAL_KINDS}:
                 dropped["invalid_kind"] += 1
                 return None
-            made = Candidate("add", sources, kind=kind, text=text, subject=subject)
-    return Candidate(made.action, made.sources, made.memory_id, made.kind, made.text,
-                     made.subject, candidate_digest(made))
+            after = scope.lines_after if kind == "event" else None
+            made = Candidate("add", sources, kind=kind, text=text, subject=subject,
+                             detail=detail, until=until_text,
+                             after=None if after is None else after.isoformat())
+    return made.sealed()
+
+
+def _source_order(source: str) -> tuple[int, int, str]:
+    """Notifications first, by context id, then memories."""
+    kind, _, ref = source.partition(":")
+    if kind == "context" and ref.isdigit():
+        return (0, int(ref), "")
+    return (1, 0, source)
 
 
 def validate_page(data: Any, scope: DayScope, *, max_candidates: int = 32) -> PageResult:

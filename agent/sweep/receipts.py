@@ -4,7 +4,9 @@ Per candidate: claim the receipt (namespace, window_id, candidate digest), then
 write the memory and record the outcome on the receipt in one transaction
 (`apply.write_candidate`), then complete the receipt. A claimed receipt whose
 write is recorded is only completed on recovery, one without is written: nothing
-lost, nothing doubled. New claims stop at `max_writes` writes for the window.
+lost, nothing doubled. New claims stop at `max_writes` writes for the window. A
+candidate that is not due yet (`Candidate.after`) is left unclaimed: the processor
+applies it on a later run, through the same receipts.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from functools import partial
 from companion_memory.agent.processor import ProcessorReport
 from companion_memory.agent.sweep.apply import WRITE_OUTCOMES, WriteContext, write_candidate
 from companion_memory.agent.sweep.proposals import Candidate
-from companion_memory.agent.sweep.windows import Window
 from companion_memory.memory import sweep_ledger as ledger
 from companion_memory.memory.store import MemoryStore
 
@@ -34,21 +35,24 @@ class ReceiptApplier:
         self._claimant = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
     async def apply(
-        self, window: Window, namespace: int, candidates: list[Candidate],
+        self, window_id: str, namespace: int, candidates: list[Candidate],
         report: ProcessorReport,
     ) -> int:
-        """Claim, write and complete each candidate; returns the window's write count."""
+        """Claim, write and complete each due candidate; returns the window's write
+        count."""
         receipts = await self.store.read(
-            lambda c: ledger.list_receipts(c, namespace, window.window_id)
+            lambda c: ledger.list_receipts(c, namespace, window_id)
         )
         by_digest = {r.key.candidate_digest: r for r in receipts}
         writes = sum(1 for r in receipts if r.outcome in WRITE_OUTCOMES)
         temporary_ttl, long_term_ttl = self.store.ttls
         for candidate in candidates:
-            key = ledger.ReceiptKey(namespace, window.window_id, candidate.digest)
+            key = ledger.ReceiptKey(namespace, window_id, candidate.digest)
             receipt = by_digest.get(candidate.digest)
             if receipt is not None and receipt.state == "committed":
                 continue
+            if receipt is None and not candidate.due(self.store.now()):
+                continue  # it waits for its moment (a later run applies it)
             if receipt is None:
                 if writes >= self.max_writes:
                     report.rejected["write_limit"] += 1

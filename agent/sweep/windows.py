@@ -15,12 +15,22 @@ shares an id with the full day. Pure functions; no I/O, no clock.
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from companion_memory.core.errors import InvalidInputError
+
+LOCAL_ZONE = "local"
+"""The zone setting that means the device's own zone (`device_zone`)."""
+FALLBACK_ZONE = "UTC"
+_UTC_ALIASES = frozenset({"Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "UCT", "Universal",
+                          "Zulu", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "GMT0"})
 
 
 class SweepZoneError(InvalidInputError):
@@ -57,6 +67,48 @@ def load_zone(zone: str) -> ZoneInfo:
         ) from None
     _ZONES[zone] = loaded
     return loaded
+
+
+def detect_zone(environ: Mapping[str, str] | None = None,
+                localtime: Path = Path("/etc/localtime"),
+                timezone_file: Path = Path("/etc/timezone")) -> str:
+    """The device's IANA zone name: `TZ` when it names one (":Europe/Berlin" too), else
+    the zone `/etc/localtime` links to, else `/etc/timezone`; `UTC` when none names a
+    zone this system knows (its aliases, such as Etc/UTC, are named UTC). Blocking file
+    reads: call it off the event loop (`device_zone` caches its answer)."""
+    env = os.environ if environ is None else environ
+    candidates: list[str] = []
+    tz = env.get("TZ", "").strip().lstrip(":")
+    if tz:
+        candidates.append(tz)
+    try:
+        target = os.readlink(localtime)
+    except OSError:
+        target = ""
+    if "zoneinfo/" in target:
+        candidates.append(target.split("zoneinfo/", 1)[1])
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        candidates.append(timezone_file.read_text(encoding="utf-8").strip())
+    for name in candidates:
+        if name.startswith("/"):
+            continue
+        try:
+            load_zone(name)
+        except SweepZoneError:
+            continue
+        return FALLBACK_ZONE if name in _UTC_ALIASES else name
+    return FALLBACK_ZONE
+
+
+_DEVICE_ZONE: list[str] = []
+
+
+def device_zone() -> str:
+    """`detect_zone()`, read once per process (at import of the sweep's settings, so a
+    settings object built on the event loop does no file I/O there)."""
+    if not _DEVICE_ZONE:
+        _DEVICE_ZONE.append(detect_zone())
+    return _DEVICE_ZONE[0]
 
 
 @dataclass(frozen=True, slots=True)

@@ -179,7 +179,7 @@ def test_pipeline_commands_on_one_root(tmp_path: Path) -> None:
     assert status["running"] is False and status["root"] == str(root)
 
     sweep = as_json(cli("sweep", "status", "--json", root=root))
-    assert sweep.get("enabled") is False
+    assert sweep.get("enabled") is True
     assert cli("sweep", "reconcile", "--json", root=root).returncode == 0
 
 

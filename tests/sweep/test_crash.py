@@ -52,13 +52,14 @@ async def seed(directory: Path) -> Path:
     return directory
 
 
-async def run_child(directory: Path, crash_at: str | None) -> tuple[int, str]:
+async def run_child(directory: Path, crash_at: str | None,
+                    now: datetime = NOW) -> tuple[int, str]:
     env: dict[str, str] = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
     if crash_at:
         env["SWEEP_CRASH_AT"] = crash_at
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.sweep.crash_child", str(directory / "memory.sqlite3"),
-        str(directory / "log.json"), ZONE, NOW.isoformat(), cwd=str(ROOT), env=env,
+        str(directory / "log.json"), ZONE, now.isoformat(), cwd=str(ROOT), env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     out, err = await proc.communicate()
@@ -68,8 +69,8 @@ async def run_child(directory: Path, crash_at: str | None) -> tuple[int, str]:
     return proc.returncode, out.decode()
 
 
-async def state(directory: Path) -> dict[str, Any]:
-    store = await MemoryStore.open(directory / "memory.sqlite3", clock=FakeClock(NOW))
+async def state(directory: Path, now: datetime = NOW) -> dict[str, Any]:
+    store = await MemoryStore.open(directory / "memory.sqlite3", clock=FakeClock(now))
     try:
         def read(conn: Any) -> dict[str, Any]:
             q = conn.execute
@@ -119,3 +120,46 @@ async def test_kill_9_at_every_step_then_resume(tmp_path: Path) -> None:
         # and a further run is a no-op: nothing is swept twice
         await run_child(case, None)
         assert await state(case) == reference
+
+
+LATER = NOW + timedelta(days=16)
+"""When the two days' diary lines (waiting until their Temporary memories leave) are due."""
+# the later run sweeps three empty days, then applies the two waiting lines
+LATER_CRASH_POINTS = ["advanced:1", "claimed:1", "written:1", "completed:1", "claimed:2",
+                      "written:2", "completed:2", "advanced:2"]
+
+
+def memory_state(full: dict[str, Any]) -> dict[str, Any]:
+    """The memories and the two days' receipts (the cursor moves on by as many empty
+    days as each run sweeps: a resumed run may be further along, and rightly so)."""
+    days = tuple(d.isoformat() for d in DAYS)
+    return {"memories": full["memories"], "promotions": full["promotions"],
+            "receipts": [r for r in full["receipts"] if str(r[0]).startswith(days)]}
+
+
+@pytest.mark.crash
+async def test_kill_9_while_waiting_lines_are_applied_then_resume(tmp_path: Path) -> None:
+    seed_dir = await seed(tmp_path / "seed")
+    assert (await run_child(seed_dir, None))[0] == 0  # both days swept; lines wait
+    waiting = await state(seed_dir, LATER)
+    assert len(waiting["receipts"]) == 4
+    reference_dir = await asyncio.to_thread(copy_seed, seed_dir, tmp_path / "reference")
+    code, _ = await run_child(reference_dir, None, LATER)
+    assert code == 0
+    reference = memory_state(await state(reference_dir, LATER))
+    lines = [m for m in reference["memories"] if str(m[2]).startswith("2026-03-2")]
+    assert len(lines) == 2 and {m[1] for m in lines} == {"long_term"}
+    assert len(reference["receipts"]) == 6
+    assert all(r[2] == "committed" for r in reference["receipts"])
+
+    for point in LATER_CRASH_POINTS:
+        case = await asyncio.to_thread(copy_seed, seed_dir,
+                                       tmp_path / f"later-{point.replace(':', '-')}")
+        code, _ = await run_child(case, point, LATER)
+        assert code == -9, f"the child did not reach {point}"
+        code, _ = await run_child(case, None, LATER)
+        assert code == 0
+        assert memory_state(await state(case, LATER)) == reference, \
+            f"state differs after a crash at {point}"
+        await run_child(case, None, LATER)
+        assert memory_state(await state(case, LATER)) == reference

@@ -15,7 +15,13 @@ import pytest
 from companion_memory.agent.model import DeterministicProvider, ModelUnavailableError
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.scripted import ScriptedProvider
-from companion_memory.agent.sweep import DailySweepProcessor, day_window, sweep_fallback
+from companion_memory.agent.sweep import (
+    SCHEMA_VERSION,
+    DailySweepProcessor,
+    day_window,
+    sweep_fallback,
+)
+from companion_memory.agent.sweep.day_input import DEFER_DAYS
 from companion_memory.agent.sweep.windows import load_zone
 from companion_memory.core.clock import FakeClock
 from companion_memory.memory import Authority, Kind, Tier
@@ -80,11 +86,13 @@ async def test_fallback_promotes_reinforced_temporaries(world: World) -> None:
     report = outcome.report
     assert [d["local_date"] for d in report.extra["dates"]] == ["2026-03-02"]
     assert report.extra["dates"][0]["status"] == "swept"
+    # the fact reinforced twice is promoted at once; the day's line waits
     assert report.model_calls == 1 and report.applied == 1
     record = await world.store.get(promoted)
     assert record is not None and record.tier is Tier.LONG_TERM
     other = await world.store.get(single)
     assert other is not None and other.tier is Tier.TEMPORARY
+    assert len(await world.store.list_records(tier=Tier.LONG_TERM)) == 1
     text = json.dumps(report.to_dict())
     assert "yoga" not in text.lower() and "gym" not in text.lower()
     cur = await cursor_of(world.store)
@@ -93,6 +101,15 @@ async def test_fallback_promotes_reinforced_temporaries(world: World) -> None:
     # the same day is never swept twice
     again = await world.sweep().run_batch()
     assert again.report.extra["dates"] == [] and again.report.model_calls == 0
+    # the line waits until the day's Temporary memories are about to leave
+    world.clock.set_wall(utc(2026, 3, 3, 12) + timedelta(days=DEFER_DAYS))
+    later = await world.sweep().run_batch()
+    assert later.report.extra["deferred_applied"] == 1 and later.report.model_calls == 0
+    lines = [r for r in await world.store.list_records(tier=Tier.LONG_TERM)
+             if r.memory_id != promoted]
+    assert len(lines) == 1 and lines[0].text.startswith("2026-03-02 (Mon): Mail: ")
+    # every notification of the day that a memory was made of
+    assert {s.ref for s in lines[0].sources} == {"1", "2", "3", "4", "5"}
 
 
 @pytest.mark.parametrize("switches", [{"enabled": False}, {"enabled": True, "kill_switch": True},
@@ -196,7 +213,8 @@ async def test_malformed_stage_stalls_and_older_schema_is_attested_empty(world: 
     def seed(conn: Any) -> None:
         L.write_cursor(conn, anchor, expected_window_id=None)
         L.put_stage(conn, L.Stage(1, w2.window_id, w2.local_date, 0, old, "x", now))
-        L.put_stage(conn, L.Stage(1, w3.window_id, w3.local_date, 1, bad, "wrong", now))
+        L.put_stage(conn, L.Stage(1, w3.window_id, w3.local_date, SCHEMA_VERSION, bad, "wrong",
+                                  now))
 
     await world.store.transaction(seed)
     provider = ScriptedProvider()
@@ -375,3 +393,48 @@ async def test_dst_days_are_swept_with_exact_windows(
     assert cur.end_utc - cur.start_utc == timedelta(hours=hours)
     record = await world.store.get(memory_id)
     assert record is not None and record.tier is Tier.LONG_TERM
+
+
+async def test_a_model_line_lives_until_its_event_and_gets_search_words(world: World) -> None:
+    day = date(2026, 3, 2)
+    world.clock.set_wall(day_window(day, NY).start_utc + timedelta(hours=9))
+    cid = world.log.add(world.clock.now(), "Mara",
+                        "Booked: flight TP 1234 to Lisbon on 20 July, Alfama guesthouse")
+    world.clock.set_wall(utc(2026, 3, 3, 12))
+    until = "2026-07-21T00:00:00-04:00"
+    line = {"action": "add", "kind": "event", "text": "2026-03-02 (Mon): Mara booked Lisbon",
+            "subject": "day 2026-03-02 mara", "until": until, "sources": [f"context:{cid}"]}
+    outcome = await world.sweep(ScriptedProvider([page(line)])).run_batch()
+    assert outcome.report.applied == 0  # a diary line waits for its day's memories to go
+    world.clock.set_wall(utc(2026, 3, 3, 12) + timedelta(days=DEFER_DAYS))
+    later = await world.sweep(ScriptedProvider()).run_batch()
+    assert later.report.applied == 1
+    [kept] = await world.store.list_records(tier=Tier.LONG_TERM)
+    assert kept.expires_at is not None
+    assert kept.expires_at == datetime.fromisoformat(until)  # not after the 90-day TTL
+    # the notification's own words are searchable beside the model's short line
+    hits = await world.store.recall("Alfama guesthouse")
+    assert hits and hits[0].record.memory_id == kept.memory_id
+
+
+async def test_old_stages_and_receipts_are_pruned_after_waiting_lines_are_applied(
+    world: World,
+) -> None:
+    await world.day_with_reinforced(date(2026, 3, 2), "a")
+    world.clock.set_wall(utc(2026, 3, 3, 12))
+    await world.sweep().run_batch()
+    stages = await rows(world.store, "SELECT local_date FROM sweep_stages")
+    assert stages == [("2026-03-02",)]
+    assert await rows(world.store, "SELECT count(*) FROM sweep_receipts") == [(1,)]
+    # the device was off for four weeks: one run catches up on every day
+    world.clock.set_wall(utc(2026, 3, 31, 12))
+    outcome = await world.sweep(max_days_per_run=31).run_batch()
+    assert len(outcome.report.extra["dates"]) == 28
+    assert outcome.report.extra["deferred_applied"] == 1  # the 2 March line, before pruning
+    assert [r.text[:17] for r in await world.store.list_records(tier=Tier.LONG_TERM)
+            if r.memory_id != "t-a"] == ["2026-03-02 (Mon):"]
+    kept = await rows(world.store, "SELECT min(local_date), count(*) FROM sweep_stages")
+    cutoff = date(2026, 3, 30) - timedelta(days=L.STAGE_RETENTION_DAYS)
+    assert kept[0][0] == cutoff.isoformat() and kept[0][1] == 22
+    assert await rows(world.store, "SELECT count(*) FROM sweep_receipts "
+                      "WHERE window_id LIKE '2026-03-02%'") == [(0,)]

@@ -9,11 +9,12 @@ from companion_memory.agent.sweep import Candidate, DayScope, sweep_fallback, va
 SCOPE = DayScope(frozenset({1, 2}), frozenset({"t1"}), frozenset({"lt1"}))
 
 
-def test_fallback_promotes_only_twice_reinforced() -> None:
+def test_fallback_promotes_only_twice_reinforced_facts() -> None:
     payload = {"temporaries": [
-        {"memory_id": "a", "reinforced_in_window": 2},
-        {"memory_id": "b", "reinforced_in_window": 1},
-        {"memory_id": "c", "reinforced_in_window": 5},
+        {"memory_id": "a", "kind": "fact", "reinforced_in_window": 2},
+        {"memory_id": "b", "kind": "fact", "reinforced_in_window": 1},
+        {"memory_id": "c", "kind": "preference", "reinforced_in_window": 5},
+        {"memory_id": "d", "kind": "event", "reinforced_in_window": 5},
     ]}
     assert [c["memory_id"] for c in sweep_fallback(payload)["candidates"]] == ["a", "c"]
     assert sweep_fallback({}) == {"candidates": []}

@@ -698,8 +698,7 @@ async def _ask(runtime: Runtime, ask: Ask, out: Run, bm25: Bm25Baseline,
         "bm25": sorted(baseline & ask.cited),
         "hits": [{"memory_id": h.record.memory_id, "tier": h.record.tier.value,
                   "sources": len(h.record.sources), "score": round(h.score, 4),
-                  "age_days": round((ask.at - h.record.created_at).total_seconds() / 86400, 1),
-                  **({"text": h.record.text} if os.environ.get("CM_ASK_TEXT") else {})}
+                  "age_days": round((ask.at - h.record.created_at).total_seconds() / 86400, 1)}
                  for h in hits],
     })
 

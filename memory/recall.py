@@ -299,7 +299,7 @@ def search(
     return [(record_from_row(row), -score) for score, row in best]
 
 
-NEWER_WITHIN = float(__import__("os").environ.get("CM_NEWER", "0.2"))  # DEBUG-LOCAL
+NEWER_WITHIN = 0.2
 """Default `prefer_newer` window: a newer hit that matches every query term an older one
 matches is ranked above it when its score is at least (1 - this) of the older one's."""
 TIEBREAK_EXTRA = 3

@@ -89,6 +89,8 @@ _SIGNED = re.compile(r"^\s*(?:【[^】]{1,40}】|\[[^\]]{1,40}\])|【[^】]{1,40
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _REDACTED_WORD = REDACTED.strip("[]")
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
 
 
 def is_message(event: NotificationEvent) -> bool:
@@ -177,9 +179,6 @@ def candidate_words(event: NotificationEvent) -> list[str]:
 
 
 def record_words(words: Sequence[str], person: bool, counts: Mapping[str, int]) -> str:
-    import os as _os  # DEBUG-LOCAL
-    if _os.environ.get("CM_RAW") == "1":  # DEBUG-LOCAL
-        return " ".join(words)  # DEBUG-LOCAL
     """The search-only words kept of one notification: the rarest of `words` in what the
     store holds (`counts`: how many memories hold each; a name or a place is rare, a
     template's words are common), at most PERSON_WORD_BYTES or APP_WORD_BYTES, in their
@@ -198,8 +197,9 @@ def record_words(words: Sequence[str], person: bool, counts: Mapping[str, int]) 
 
 
 def day_label(day: date) -> str:
-    """"2026-01-14 (Wed)": how every diary line names its day."""
-    return f"{day.isoformat()} ({_WEEKDAYS[day.weekday()]})"
+    """"2026-01-14 (Wed, January)": how every diary line names its day (the month's
+    name too: a question says "in mid-January", not "2026-01")."""
+    return f"{day.isoformat()} ({_WEEKDAYS[day.weekday()]}, {_MONTHS[day.month - 1]})"
 
 
 def day_subject(day: date, who: str) -> str:
@@ -272,7 +272,6 @@ def consolidate(payload: dict[str, Any]) -> list[dict[str, Any]]:
     groups = payload.get("groups")
     if not isinstance(groups, list):
         return []
-    import os as _os  # DEBUG-LOCAL
     facts: list[dict[str, Any]] = []
     own: list[tuple[dict[str, Any], str, list[str]]] = []  # people's and plans' lines
     shared: list[tuple[str, list[str], list[str]]] = []  # (app, gists, sources)
@@ -287,8 +286,7 @@ def consolidate(payload: dict[str, Any]) -> list[dict[str, Any]]:
         gists = [str(g) for g in group.get("gists", []) if str(g).strip()]
         if not gists:
             continue
-        import os as _os  # DEBUG-LOCAL
-        if not person and not group.get("plan") and _os.environ.get("CM_SHARED", "1") == "1":
+        if not person and not group.get("plan"):
             shared.append((who, gists, sources))
             continue
         line: dict[str, Any] = {
@@ -298,7 +296,7 @@ def consolidate(payload: dict[str, Any]) -> list[dict[str, Any]]:
         if group.get("until"):
             line["until"] = group["until"]
         own.append((line, who, gists))
-        if person and _os.environ.get("CM_REIN", "1") == "1":  # DEBUG-LOCAL knob
+        if person:  # a person's day keeps what is known about them alive
             reinforce.extend(_reinforcements(group.get("neighbours", []), sources, taken))
     if len(own) > LINES_PER_DAY:  # the fewest-sourced ones join the shared lines
         ranked = sorted(range(len(own)), key=lambda i: (-len(own[i][0]["sources"]), i))
@@ -306,8 +304,6 @@ def consolidate(payload: dict[str, Any]) -> list[dict[str, Any]]:
         shared.extend((who, gists, line["sources"])
                       for i, (line, who, gists) in enumerate(own) if i not in keep)
         own = [own[i] for i in sorted(keep)]
-    if _os.environ.get("CM_APPS", "1") == "0":  # DEBUG-LOCAL
-        shared = []  # DEBUG-LOCAL
     return [*facts, *(line for line, _, _ in own), *shared_lines(day, shared), *reinforce]
 
 

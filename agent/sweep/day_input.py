@@ -365,12 +365,6 @@ async def gather_day(
         for item in group["neighbours"]:
             related.setdefault(item["memory_id"], item)
     day.groups = list(groups.values())
-    import asyncio as _asyncio, os as _os, json as _json  # DEBUG-LOCAL
-    if _os.environ.get("CM_SWEEP_DEBUG"):  # DEBUG-LOCAL
-        _lines = [_json.dumps({"date": window.local_date.isoformat(), "who": _g["who"], "person": _g["person"], "n": len(_g["sources"]), "gists": _g["gists"], "nb": [(x["cosine"], x["same_sender"], x["subject"], x["text"][:80]) for x in _g["neighbours"]], "facts": [(f["text"], [(x["cosine"], x["same_sender"], x["text"][:60]) for x in f["neighbours"]]) for f in _g["facts"]]}) + "\n" for _g in day.groups]  # DEBUG-LOCAL
-        def _dump():  # DEBUG-LOCAL
-            with open(_os.environ["CM_SWEEP_DEBUG"], "a") as _f: _f.writelines(_lines)  # DEBUG-LOCAL
-        await _asyncio.to_thread(_dump)  # DEBUG-LOCAL
 
     for item in day.temporaries:  # the store's search, as before, for the model
         if len(related) >= limits.max_related * 2:

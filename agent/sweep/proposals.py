@@ -55,8 +55,7 @@ SCHEMA_VERSION = 2
 SUBJECT_LIMIT_CHARS = 80
 SOURCES_PER_CANDIDATE = SOURCES_LIMIT
 """A diary line cites every notification of its conversation (a memory keeps 32)."""
-import os as _os  # DEBUG-LOCAL
-DETAIL_LIMIT_BYTES = int(_os.environ.get("CM_DETAIL_BYTES", "480"))  # DEBUG-LOCAL
+DETAIL_LIMIT_BYTES = 480
 """The most search-only words a consolidated memory keeps (UTF-8 bytes)."""
 ACTIONS = ("promote", "add", "amend", "reinforce", "merge")
 

@@ -63,8 +63,7 @@ class SweepSchedule:
     async def bootstrap_date(self) -> date | None:
         """With no cursor yet: the local date of the oldest processed notification or live
         Temporary memory, no earlier than `bootstrap_days` before today."""
-        import os as _os  # DEBUG-LOCAL
-        now = self.clock.now() - timedelta(days=float(_os.environ.get("CM_LAG", "0")))  # DEBUG-LOCAL
+        now = self.clock.now()
         floor = today(now, self.zone) - timedelta(days=self.bootstrap_days)
         start = local_midnight_utc(floor, self.zone)
         dates: list[date] = []
@@ -86,8 +85,7 @@ class SweepSchedule:
         none while the cursor's zone is not the configured one."""
         if zone_mismatch(cursor, self.zone):
             return []
-        import os as _os  # DEBUG-LOCAL
-        now = self.clock.now() - timedelta(days=float(_os.environ.get("CM_LAG", "0")))  # DEBUG-LOCAL
+        now = self.clock.now()
         if cursor is not None:
             return completed_days(now, self.zone, after_end_utc=cursor.end_utc, limit=limit)
         first = await self.bootstrap_date()

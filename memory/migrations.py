@@ -70,6 +70,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0007_sweep_ledger_create", sweep_ledger.DDL,
               former_names=("sweep_0001_ledger",)),
     Migration("0008_memory_fts_own_content", schema.FTS_OWN_CONTENT),
+    Migration("0009_memory_fts_cjk_tokens", schema.FTS_CJK_TOKENS),
 )
 """Every migration, in the order they run on a new file."""
 

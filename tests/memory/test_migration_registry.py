@@ -38,6 +38,9 @@ RECORDED_BEFORE_THE_RENAME = [
 """The ids a database created by the code before the registry records, in the order
 it applied them."""
 
+ADDED_AFTER_THE_RENAME = [m.name for m in MIGRATIONS if m.name >= "0008"]
+"""The migrations released after the rename (0008 on), which such a file gains."""
+
 
 def _old_database(path: Path, recorded: list[str]) -> None:
     """A file as the code before the rename left it: the same DDL, recorded under the
@@ -84,7 +87,7 @@ def _snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
 
 async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: Path) -> None:
     """Its rows and records stay as they were; it gains only the migrations added after
-    the rename (the index with its own content, 0008), once."""
+    the rename (0008 on: the index with its own content, then CJK bigrams), once."""
     path = tmp_path / "memory.db"
     await asyncio.to_thread(_old_database, path, RECORDED_BEFORE_THE_RENAME)
     before = await asyncio.to_thread(_snapshot, path)
@@ -93,10 +96,11 @@ async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: P
     await store.close()
     after_first = await asyncio.to_thread(_snapshot, path)
     added = [n for n, _ in after_first["recorded"] if n not in RECORDED_BEFORE_THE_RENAME]
-    assert added == ["0008_memory_fts_own_content"]
+    assert added == ADDED_AFTER_THE_RENAME
+    assert added[:2] == ["0008_memory_fts_own_content", "0009_memory_fts_cjk_tokens"]
     for key in ("memories", "episodes", "cursor"):
         assert after_first[key] == before[key]
-    assert [r for r in after_first["recorded"] if r[0] != added[0]] == before["recorded"]
+    assert [r for r in after_first["recorded"] if r[0] not in added] == before["recorded"]
     for _ in range(2):
         store = await MemoryStore.open(path)
         try:
@@ -119,7 +123,7 @@ def test_a_database_from_before_0003_gets_only_the_missing_migrations(tmp_path: 
     assert sorted(names) == sorted([*recorded, "0003_memory_search_text",
                                     "0004_memory_detail_stems",
                                     "0005_memory_rejection_fingerprints",
-                                    "0008_memory_fts_own_content"])
+                                    *ADDED_AFTER_THE_RENAME])
 
 
 def test_a_new_database_records_the_registry_names(tmp_path: Path) -> None:
@@ -136,7 +140,7 @@ def test_the_registry_follows_its_naming_rule() -> None:
     assert [m.name[:4] for m in MIGRATIONS] == [f"{i:04d}" for i in range(1, len(MIGRATIONS) + 1)]
     assert [m.name for m in of_area("episode_ledger")] == ["0006_episode_ledger_create"]
     assert [m.name for m in of_area("sweep_ledger")] == ["0007_sweep_ledger_create"]
-    assert len(of_area("memory")) == 6
+    assert len(of_area("memory")) == len(MIGRATIONS) - 2
     with pytest.raises(InvalidInputError, match="unknown migration area 'attic'; known: memory"):
         of_area("attic")
 

@@ -198,12 +198,13 @@ def distill(item: dict[str, Any]) -> str | None:
 
 def event_end(item: dict[str, Any], text: str) -> str | None:
     """When the event a statement is about is over: the end of the first day it names
-    (the statement's dated day word), as RFC 3339 in the owner's offset; None when it
-    names no day."""
+    (the statement's dated day word or written date) that is not before the posting
+    day, as RFC 3339 in the owner's offset; None when it names no such day (a claim
+    "for the delay on 05.03." is no event that is over)."""
     local = _local(item)
     if local is None:
         return None
-    days = day_mentions(text, local.date())
+    days = [m for m in day_mentions(text, local.date()) if m.day >= local.date()]
     if not days:
         return None
     end = datetime.combine(days[0].day + timedelta(days=1), time.min, local.tzinfo)

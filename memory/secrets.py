@@ -14,7 +14,7 @@ Two shapes are found:
 - a code-like value near an authentication word, in English, German, French, Italian,
   Spanish, Dutch, Polish, Portuguese, Swedish, Danish/Norwegian, Finnish, Turkish,
   Czech, Russian, Chinese, Japanese and Korean: "Ihr Code lautet 318-774", "pushTAN:
-  66 21 08", "Enter 739104 on the website", "Twój kod to 5 8 2 6", "验证码 556091".
+  66 21 08", "Enter 604218 on the website", "Twój kod to 5 8 2 6", "验证码 556091".
   Digit groups may be split by spaces or dashes; letters and digits mixed count too.
   Compound words are seen as such: "Abholcode", "Türcode", "digicode" are secret
   words, "Barcode", "Postcode", "Rabattcode", "dress code", "code review" are not.
@@ -263,7 +263,7 @@ _PASSWORD_VALUE = re.compile(rf"[^{_NOT_IN_VALUE}]{{4,64}}")
 
 
 def _password_like(token: str) -> bool:
-    """Letters with a digit or an inner symbol ("Ottakring_Bianchi77", "Tr0ub4dor&3"); not a
+    """Letters with a digit or an inner symbol ("Lindenhof_Garten42", "Kx9&plum"); not a
     web address, a time, a date or a plain word."""
     core = token.rstrip(".!:")
     if len(core) < 6 or "://" in core or core.lower().startswith("www."):
@@ -303,7 +303,7 @@ def _password_spans(text: str) -> list[Span]:
             found = _value_span(text, copula.end())
             if found is not None:
                 spans.append((*found, "secret_password"))
-        # a password-like token later in the same message ("the new one is X", "quella
+        # a password-like token later in the same message ("the new one is X", "la
         # nuova è X"): letters and digits mixed, or letters with symbols, 6+ characters
         for token in _TOKEN.finditer(text, match.end(), match.end() + 160):
             word = token.group(0)
@@ -406,7 +406,7 @@ _NOT_SECRET_FOLLOWER = re.compile(
 )
 _GAP = r"[^\d\n.!?。！？]{0,48}?"
 """What may stand between a secret word and its value: a few words, no digits, same
-sentence ("Il codice del lucchetto è", "the code is", "Abholcode:")."""
+sentence ("il codice della cassetta è", "the code is", "Abholcode:")."""
 _DIGITS = (r"(?:(?<![\w/.,:+-])|(?<=\bG-))(?!\d{4}-\d{1,2}-\d{1,2}\b|\d{1,2}-\d{1,2}-\d{4}\b)"
            r"\d(?:[ -]?\d){2,9}"
            r"(?![\w/:]|[.,]\d|\s?(?:%|€|\$|£|uhr|h\b|min|km|kg|m\b|mb|gb|eur\b|usd\b|zł|kr\b))")
@@ -477,7 +477,7 @@ _LATER_VALUE = re.compile(
     re.IGNORECASE,
 )
 """A code word's value further on in its sentence, after a colon or "is": the words in
-between may hold numbers ("... de 120,00 EUR en TIENDA ONLINE es 837461")."""
+between may hold numbers ("... de 35,50 EUR en la tienda es 581204")."""
 _LATER_COPULA = re.compile(r"[^\n.!?:=：]{0,40}?(?=[:=：]|\b(?:is|ist|lautet|est|è|es|é|är|er"
                            r"|jest|je|heißt)\b)", re.IGNORECASE)
 
@@ -523,7 +523,7 @@ def _code_spans(text: str) -> list[Span]:
                   else ()):
         spans.append((match.start("value"), match.end("value"), "secret_code"))
     for match in _ENTER_VALUE.finditer(text):
-        # "Enter 739104 on the website", "Use 482915 to sign in": a bare code to type,
+        # "Enter 604218 on the website", "Use 317752 to sign in": a bare code to type,
         # in a message that speaks of signing in, a code or a confirmation
         # (a number to type into a field is a code even without such words)
         typed = match.group("verb").casefold() in _TYPE_VERBS and \

@@ -106,8 +106,7 @@ class WordTable:
             re.IGNORECASE,
         ) if anywhere else None
         spaced = [e for e in entries if e not in set(anywhere)]
-        self._first: dict[str, list[_Entry]] = {}
-        self._heads: list[_Entry] = []
+        self._words: dict[str, list[_Entry]] = {}
         self._phrases: dict[str, list[tuple[_Entry, ...]]] = {}
         for entry in spaced:
             parts = entry.split()
@@ -118,21 +117,32 @@ class WordTable:
                 parts = [("*" if parts[0].startswith("*") else "") + "".join(
                     p.strip("*") for p in parts) + ("*" if parts[-1].endswith("*") else "")]
             single = _entry(parts[0])
-            self._first.setdefault(single.word[0], []).append(single)
-            if single.head:
-                self._heads.append(single)
-        self._last: tuple[str, tuple[Hit, ...]] = ("", ())
+            self._words.setdefault(single.word, []).append(single)
+        self._longest = max((len(w) for w in self._words), default=0)
+        self._heads = any(e.head for entries in self._words.values() for e in entries)
+        self._recent: dict[str, tuple[Hit, ...]] = {}
 
     def _word_hits(self, token: str) -> bool:
+        """`token` is an entry, with the ending or compound head the entry allows: every
+        piece of the token that could be one is looked up (a token is a few letters)."""
         low = token.casefold()
-        return any(entry.matches(low) for entry in self._first.get(low[0], ())) or \
-            any(entry.word in low and entry.matches(low) for entry in self._heads)
+        size = len(low)
+        starts = range(size) if self._heads else range(1)
+        for start in starts:
+            if 0 < start < COMPOUND_HEAD:
+                continue
+            for end in range(max(start + 1, size - STEM_ENDING),
+                             min(size, start + self._longest) + 1):
+                for entry in self._words.get(low[start:end], ()):
+                    if (start == 0 or entry.head) and (end == size or entry.tail):
+                        return True
+        return False
 
     def hits(self, text: str) -> tuple[Hit, ...]:
         """Every place a word of the table stands in `text`, in order."""
-        last_text, last_hits = self._last
-        if text == last_text:
-            return last_hits
+        cached = self._recent.get(text)
+        if cached is not None:
+            return cached
         found: list[Hit] = []
         tokens = list(_WORD.finditer(text))
         for index, token in enumerate(tokens):
@@ -154,7 +164,9 @@ class WordTable:
         if self._anywhere is not None:
             found.extend(Hit(m.start(), m.end()) for m in self._anywhere.finditer(text))
         result = tuple(sorted(set(found), key=lambda h: (h.start, -h.end)))
-        self._last = (text, result)  # (the same text is asked about several times in a row)
+        if len(self._recent) >= _RECENT:
+            self._recent.pop(next(iter(self._recent)))
+        self._recent[text] = result  # (triage asks about the same few texts several times)
         return result
 
     @staticmethod
@@ -184,7 +196,16 @@ class WordTable:
         return any(h.start == 0 and h.end == len(word) for h in self.hits(word))
 
     def ends_at(self, text: str, end: int) -> bool:
-        """A hit ends exactly at `end` (looked for in the few words before it)."""
+        """A hit ends exactly at `end`."""
+        if not self._phrases:
+            start = end
+            while start > 0 and _WORD.match(text[start - 1]):
+                start -= 1
+            if start < end and not _UNSPACED.match(text[start]) and \
+                    self._word_hits(text[start:end]):
+                return True
+            return self._anywhere is not None and any(
+                m.end() == end for m in self._anywhere.finditer(text, max(0, end - 12), end))
         start = max(0, end - _WINDOW)
         while start > 0 and not text[start - 1].isspace():
             start -= 1
@@ -192,7 +213,15 @@ class WordTable:
         return any(h.end == len(window) for h in self.hits(window))
 
     def starts_at(self, text: str, start: int) -> bool:
-        """A hit starts exactly at `start` (looked for in the few words after it)."""
+        """A hit starts exactly at `start`."""
+        if not self._phrases:
+            token = _WORD.match(text, start)
+            if token is not None and not _UNSPACED.match(token.group(0)) and \
+                    (start == 0 or not _WORD.match(text[start - 1])) and \
+                    self._word_hits(token.group(0)):
+                return True
+            return self._anywhere is not None and \
+                self._anywhere.match(text, start) is not None
         end = min(len(text), start + _WINDOW)
         while end < len(text) and not text[end].isspace():
             end += 1
@@ -201,6 +230,8 @@ class WordTable:
 
 _WINDOW = 32
 """Characters around a position that `ends_at` and `starts_at` read (then to a space)."""
+_RECENT = 16
+"""Texts whose hits a table remembers (the last few; nothing is kept beyond them)."""
 
 CODE_WORD = WordTable(words.CODE_WORDS)
 AUTH_WORD = WordTable(words.AUTH_WORDS)
@@ -349,8 +380,7 @@ def _qualified(word: Hit, text: str) -> bool:
 
 def ordinary_word(word: str) -> bool:
     """`word` is, or opens with, a not-secret word ("Barcode", "Bestellcode")."""
-    low = word.casefold()
-    return any(low.startswith(stem) for stem in _NOT_SECRET_STEMS)
+    return word.casefold().startswith(_NOT_SECRET_STEMS)
 
 
 def ordinary_before(text: str, start: int) -> bool:

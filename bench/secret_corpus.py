@@ -31,12 +31,20 @@ Usage:
     .venv/bin/python bench/secret_corpus.py --part unseen_forms --show
     .venv/bin/python bench/secret_corpus.py --no-pipeline    # triage only (fast)
     .venv/bin/python bench/secret_corpus.py --json
+    .venv/bin/python bench/secret_corpus.py --ordinary       # everyday notifications
+
+`--ordinary` runs the detector over notifications that were not written for it: the
+secret-free ones of the fortnight corpus (labels keep and noise: anything found is a
+false positive) and every bundled LifeBench push and SMS (unlabelled: what is found is
+counted and listed, to be read by eye; parcel and shop pickup codes are secrets by this
+corpus's labels).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import re
 import sys
 import tempfile
@@ -59,7 +67,7 @@ from companion_memory.core.clock import FakeClock  # noqa: E402
 from companion_memory.device.config import Config, parse_config  # noqa: E402
 from companion_memory.device.root import prepare_root  # noqa: E402
 from companion_memory.device.runtime import Runtime, build_configured_provider  # noqa: E402
-from companion_memory.memory.secrets import normalize_digits  # noqa: E402
+from companion_memory.memory.secrets import find_secret, normalize_digits  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "secrets"
 PARTS = ("tune", "seen", "holdout", "blind", "unseen_forms")
@@ -297,14 +305,39 @@ def table(figures: Figures, title: str) -> str:
     return "\n".join(lines)
 
 
+FORTNIGHT = ROOT / "bench" / "data" / "fortnight" / "notifications.jsonl"
+LIFEBENCH = ROOT / "bench" / "data" / "lifebench" / "fenghaoran" / "notifications.jsonl.gz"
+
+
+def ordinary() -> str:
+    """What the detector finds in everyday notifications (see `--ordinary`)."""
+    fortnight = [orjson.loads(line) for line in FORTNIGHT.read_bytes().splitlines() if line]
+    clean = [r for r in fortnight if r["label"] != "secret" and r["kind"] != "removed"]
+    flagged = [r["id"] for r in clean
+               if find_secret("\n".join((r["title"], r["subtitle"], r["body"]))) is not None]
+    life = [orjson.loads(line) for line in gzip.decompress(LIFEBENCH.read_bytes()).splitlines()
+            if line]
+    found = [f"{r['type']}:{r['phone_id']}" for r in life
+             if find_secret("\n".join(str(r.get(k, "")) for k in (
+                 "title", "content", "contactName", "message_content"))) is not None]
+    return (f"fortnight: {len(flagged)}/{len(clean)} secret-free notifications flagged "
+            f"({' '.join(flagged) or '-'})\n"
+            f"lifebench (unlabelled): {len(found)}/{len(life)} flagged ({' '.join(found)})")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=(*PARTS, "all"), default="all")
     parser.add_argument("--no-pipeline", action="store_true", help="triage only")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ordinary", action="store_true",
+                        help="only the everyday notifications of fortnight and LifeBench")
     parser.add_argument("--show", action="store_true",
                         help="print the ids of leaked and falsely dropped rows")
     args = parser.parse_args(argv)
+    if args.ordinary:
+        print(ordinary())
+        return 0
     parts = PARTS if args.part == "all" else (args.part,)
     results: dict[str, Figures] = {}
     for part in parts:

@@ -484,13 +484,13 @@ class NoiseFilter:
 
         A notification that is nothing but a one-time code (`code_message`: it marks the
         code as one-time or has the shape of a code delivery, and no date, time, room or
-        other number is left once the code is out) is dropped whole; one that also says something worth
-        remembering (a booking with its door PIN, a parcel locker with its pickup code,
-        a bill with the IBAN to pay it to, a card in a chat) loses only the secret span,
-        in every field the model sees (title, subtitle, body, app id, category). When
-        the redacted text still looks secret to `classify` (a kind of secret the span
-        finder does not locate), or too little remains, the whole notification is
-        dropped.
+        other number is left once the code is out) is dropped whole; one that also says
+        something worth remembering (a booking with its door PIN, a parcel locker with
+        its pickup code, a bill with the IBAN to pay it to, a card in a chat) loses only
+        the secret span, in every field the model sees (title, subtitle, body, app id,
+        category). When the redacted text still looks secret to `classify` (a kind of
+        secret the span finder does not locate), or too little remains, the whole
+        notification is dropped.
         """
         reason = self.classify(event)
         if reason not in REDACTABLE:

@@ -17,13 +17,18 @@ Two shapes are found:
   66 21 08", "Enter 604218 on the website", "Twój kod to 5 8 2 6", "验证码 556091".
   Digit groups may be split by spaces or dashes; letters and digits mixed count too.
   Compound words are seen as such: "Abholcode", "Türcode", "digicode" are secret
-  words, "Barcode", "Postcode", "Rabattcode", "dress code", "code review" are not.
+  words, "Barcode", "Postcode", "Rabattcode", "dress code", "code review" are not;
+- a code found by the structure of its message in any script (`memory.secret_codes`,
+  with the words per language as data in `memory.auth_words`): joined to its word
+  ("VerifyCode:736136", "code:4821", "認証コード：583920"), before it ("0013 is your
+  verification code", "583920は認証コードです"), or alone on a line.
 
 `secret_spans(text)` gives (start, end, reason) of every value; `redact` replaces
 them; `find_secret` names the first kind found (a reason code, never content);
-`auth_message` says whether a text exists only to deliver a code (then nothing else
-in it is worth keeping). Ordinary numbers are left alone: phone, order and tracking
-numbers, prices, dates, times, postcodes and flight numbers.
+`auth_message` says whether a short text marks a code as one-time; `code_message`
+whether a notification is nothing but a one-time code (dropped whole; a secret in
+anything else is redacted and the rest kept). Ordinary numbers are left alone: phone,
+order and tracking numbers, prices, dates, times, postcodes and flight numbers.
 
 Speed: text without a digit can only hold a password, a key, a recovery phrase or an
 all-capitals code, so the number patterns are skipped for it; for ASCII text the key

@@ -53,6 +53,7 @@ from companion_memory.agent.notifications.context_types import (
 )
 from companion_memory.agent.notifications.contract import items_per_call
 from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.notifications.ring_writer import RingWriter
 from companion_memory.agent.processor import Processor
@@ -76,7 +77,7 @@ from companion_memory.device.link import Connect, PhoneLinkService
 from companion_memory.device.providers import build_from_config
 from companion_memory.device.reports import ReportsCleaner
 from companion_memory.device.root import prepare_root
-from companion_memory.memory.embedding import shared_embedder
+from companion_memory.memory.embedding import Embedder, shared_embedder
 from companion_memory.memory.records import (
     Authority,
     Kind,
@@ -161,6 +162,8 @@ class Runtime:
         self._start_worker = start_worker
         self._start_link = start_link
         self._link_connect = link_connect
+        self._embedder: Embedder | None = None
+        self._noise_model: NoiseModel | None = None
         self._link: PhoneLinkService | None = None
         self._provider_problem: str | None = None
         self._state = RuntimeState.UNOPENED
@@ -224,6 +227,9 @@ class Runtime:
                 embedder = await asyncio.to_thread(
                     shared_embedder, cfg.memory.embedder, threads=cfg.memory.embedder_threads
                 )
+                self._embedder = embedder
+                if embedder is not None and cfg.intake.noise_model:
+                    self._noise_model = await asyncio.to_thread(NoiseModel, embedder)
                 self._store = await MemoryStore.open(
                     self._root / "memory.sqlite3",
                     clock=self._clock, settings=cfg.memory, embedder=embedder,
@@ -319,6 +325,7 @@ class Runtime:
             zone=self._zone,
             items_per_call=None if cfg.provider.kind == "deterministic"
             else items_per_call(cfg.provider.max_output_tokens),
+            noise_model=self._noise_model,
         )
         self._sweep = DailySweepProcessor(
             self._context, self._store, self._engine, clock=self._clock, settings=cfg.sweep,

@@ -1,7 +1,11 @@
 """`MemorySettings`: how long Temporary and automatic Long-Term memories live (`[memory]`).
 
 `MemoryStore.open(settings=...)` takes them; the TTLs are days here and
-`timedelta`s in the store.
+`timedelta`s in the store. A notification's Temporary memory lives `temporary_ttl_days`
+(or until its event is over); the default, 14, is the notification log's retention at
+the Normal storage level (`storage.normal_retention_days`), so by default a memory and
+the notification it came from leave together (docs/configuration.md, "Memory
+lifetimes").
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from companion_memory.core.settings import setting, validate_settings
 
 @dataclass(frozen=True, slots=True)
 class MemorySettings:
-    temporary_ttl_days: float = setting(7.0, low=0.01, high=3650.0, doc="Temporary expiry")
+    temporary_ttl_days: float = setting(14.0, low=0.01, high=3650.0,
+                                        doc="Temporary expiry (a notification's memory too)")
     long_term_ttl_days: float = setting(90.0, low=0.01, high=36_500.0,
                                         doc="auto Long-Term expiry")
 

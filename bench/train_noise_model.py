@@ -156,7 +156,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the weights file")
     parser.add_argument("--measure", action="store_true", help="triage on the corpora")
-    parser.add_argument("--keep-loss", type=float, default=0.02,
+    parser.add_argument("--keep-loss", type=float, default=0.005,
                         help="most keep rows dropped in cross-validation (threshold)")
     parser.add_argument("--person-loss", type=float, default=0.005,
                         help="the same for rows of person-to-person channels (message, "

@@ -2,9 +2,11 @@
 
 Training: a logistic regression (L2, full-batch gradient descent in numpy) over the
 embedding of each notification of the training set (bench/data/triage_train/) and its
-category group. The threshold is chosen by 5-fold cross-validation on the training set
+category group. The thresholds are chosen by 5-fold cross-validation on the training set
 alone: the lowest noise probability at which at most `--keep-loss` of the held-out keep
-rows would be dropped. The weights are written to
+rows would be dropped, and for the person-to-person channels (the phone's message,
+email and call categories: dropping a person's words costs more than keeping an ad) at
+most `--person-loss` of theirs. The weights are written to
 agent/notifications/data/noise_model.json (with `--write`).
 
 Measurement (`--measure`): on the labelled rows of the repository's corpora (fortnight:
@@ -32,11 +34,14 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion_memory.agent.notifications.filters import NoiseFilter  # noqa: E402
+from companion_memory.agent.notifications.filters import NoiseFilter, word_count  # noqa: E402
 from companion_memory.agent.notifications.noise_model import (  # noqa: E402
     GROUPS,
+    MIN_WORDS,
     MODEL_FILE,
+    PERSON_GROUPS,
     NoiseWeights,
+    category_group,
     features,
 )
 from companion_memory.ble.events import EventKind, NotificationEvent, parse_rfc3339  # noqa: E402
@@ -73,7 +78,13 @@ def probs(x: npt.NDArray[np.float32], w: npt.NDArray[np.float32], b: float) -> n
     return 1.0 / (1.0 + np.exp(-(x @ w + b)))
 
 
-def train(keep_loss: float, l2: float) -> dict[str, Any]:
+def lowest_threshold(keep_scores: npt.NDArray[Any], loss: float) -> float:
+    """The lowest threshold at which at most `loss` of these keep rows are dropped."""
+    ordered = np.sort(keep_scores)
+    return float(ordered[int(np.ceil((1 - loss) * len(ordered))) - 1]) + 1e-6
+
+
+def train(keep_loss: float, person_loss: float, l2: float) -> dict[str, Any]:
     rows = [orjson.loads(line) for line in TRAIN.read_bytes().splitlines() if line.strip()]
     texts = ["\n".join(p for p in (r["title"], r["subtitle"], r["body"]) if p) for r in rows]
     x = features(embed(texts), [r["category"] for r in rows])
@@ -88,16 +99,21 @@ def train(keep_loss: float, l2: float) -> dict[str, Any]:
         held_p.append(probs(x[test], w, b))
         held_y.append(y[test])
     p, t = np.concatenate(held_p), np.concatenate(held_y)
-    keep_scores = np.sort(p[t == 0])
-    # the lowest threshold dropping at most `keep_loss` of the held-out keep rows
-    threshold = float(keep_scores[int(np.ceil((1 - keep_loss) * len(keep_scores))) - 1]) + 1e-6
+    person = np.isin(np.concatenate(folds), [
+        i for i, r in enumerate(rows) if category_group(r["category"]) in PERSON_GROUPS])
+    threshold = lowest_threshold(p[t == 0], keep_loss)
+    person_threshold = max(threshold, lowest_threshold(p[(t == 0) & person], person_loss))
     noise_caught = float((p[t == 1] >= threshold).mean())
+    person_caught = float((p[(t == 1) & person] >= person_threshold).mean())
     accuracy = float(((p >= 0.5) == (t == 1)).mean())
     w, b = fit(x, y, l2)
     return {
         "model": E5_SMALL, "groups": list(GROUPS), "weights": [round(float(v), 6) for v in w],
         "bias": round(b, 6), "threshold": round(threshold, 6),
+        "person_threshold": round(person_threshold, 6),
         "cv": {"noise_dropped": round(noise_caught, 3), "keep_dropped_max": keep_loss,
+               "person_noise_dropped": round(person_caught, 3),
+               "person_keep_dropped_max": person_loss,
                "accuracy_at_0.5": round(accuracy, 3), "rows": len(rows), "l2": l2},
     }
 
@@ -115,7 +131,9 @@ def measure() -> None:
             posted_at=parse_rfc3339(r["posted_at"])) for r in rows]
         texts = ["\n".join(p for p in (e.title, e.subtitle, e.body) if p) for e in events]
         p = weights.probabilities(features(embed(texts), [e.category for e in events]))
-        model = [v >= weights.threshold for v in p]
+        model = [v >= weights.threshold_for(e.category)
+                 and word_count(f"{e.subtitle} {e.body}") >= MIN_WORDS
+                 for v, e in zip(p, events, strict=True)]
         rule = []
         for e in events:
             reason = rules.classify(e)
@@ -138,12 +156,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the weights file")
     parser.add_argument("--measure", action="store_true", help="triage on the corpora")
-    parser.add_argument("--keep-loss", type=float, default=0.05,
+    parser.add_argument("--keep-loss", type=float, default=0.005,
                         help="most keep rows dropped in cross-validation (threshold)")
-    parser.add_argument("--l2", type=float, default=1e-3)
+    parser.add_argument("--person-loss", type=float, default=0.005,
+                        help="the same for rows of person-to-person channels (message, "
+                             "email, call): their threshold")
+    parser.add_argument("--l2", type=float, default=1e-4)
     args = parser.parse_args()
     if args.write or not args.measure:
-        trained = train(args.keep_loss, args.l2)
+        trained = train(args.keep_loss, args.person_loss, args.l2)
         print(orjson.dumps(trained["cv"]).decode(), "threshold", trained["threshold"])
         if args.write:
             OUT.parent.mkdir(exist_ok=True)

@@ -9,9 +9,10 @@ CategoryID names and Android notification categories, mapped onto `GROUPS`).
 Its weights (`data/noise_model.json`) are trained by `bench/train_noise_model.py` on a
 labelled multilingual training set (`bench/data/triage_train/`: 1,100 notifications
 in 21 languages written for training only, apart from every evaluation corpus), and
-its threshold is chosen there by cross-validation so that few notifications worth
-keeping are dropped. The file names the embedding model it was trained for; with any
-other model the classifier is not used.
+its thresholds are chosen there by cross-validation so that few notifications worth
+keeping are dropped, fewer still on the channels where people write (`PERSON_GROUPS`).
+The file names the embedding model it was trained for; with any other model the
+classifier is not used. Texts of fewer than `MIN_WORDS` words are left to the rules.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
+from companion_memory.agent.notifications.filters import word_count
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.memory.embedding import Embedder
 
@@ -53,6 +55,15 @@ categories, and the names a host may use; anything else is "other"."""
 
 MODEL_FILE = "noise_model.json"
 
+MIN_WORDS = 5
+"""Shorter texts are left to the rule triage: an embedding of two or three words says too
+little about what they mean ("Bring the wine" and "Sale ends soon" look alike to it), and
+the rules know the short shapes of noise (reactions, thanks, emoji, acknowledgements)."""
+
+PERSON_GROUPS = frozenset({"message", "email", "call"})
+"""Channels where a person usually wrote the text: they get their own, higher threshold
+(dropping a person's words costs more than keeping an ad)."""
+
 
 def category_group(category: str) -> str:
     return _GROUP_OF.get(category.strip().casefold(), "other")
@@ -80,6 +91,8 @@ class NoiseWeights:
     bias: float
     threshold: float
     """A notification whose noise probability is at least this is dropped."""
+    person_threshold: float
+    """The same for the person-to-person channels (`PERSON_GROUPS`)."""
 
     @classmethod
     def load(cls) -> NoiseWeights:
@@ -88,7 +101,12 @@ class NoiseWeights:
             .joinpath("data", MODEL_FILE).read_bytes()
         )
         weights = np.asarray(raw["weights"], dtype=np.float32)
-        return cls(str(raw["model"]), weights, float(raw["bias"]), float(raw["threshold"]))
+        return cls(str(raw["model"]), weights, float(raw["bias"]), float(raw["threshold"]),
+                   float(raw["person_threshold"]))
+
+    def threshold_for(self, category: str) -> float:
+        return self.person_threshold if category_group(category) in PERSON_GROUPS \
+            else self.threshold
 
     def probabilities(self, rows: npt.NDArray[np.float32]) -> list[float]:
         logits = rows @ self.weights + self.bias
@@ -105,13 +123,21 @@ class NoiseModel:
             self._weights.weights.size == embedder.dim + len(GROUPS)
         """False when the weights were trained for another embedding model."""
 
-    @property
-    def threshold(self) -> float:
-        return self._weights.threshold
+    def threshold_for(self, category: str) -> float:
+        """The noise probability at which a notification of this category is dropped."""
+        return self._weights.threshold_for(category)
 
     def noise(self, events: Sequence[NotificationEvent]) -> list[float]:
-        """Noise probability per event (blocking: call it off the event loop)."""
-        if not events or not self.usable:
-            return [0.0 for _ in events]
-        vectors = self._embedder.documents([text_of(e) for e in events])
-        return self._weights.probabilities(features(vectors, [e.category for e in events]))
+        """Noise probability per event (blocking: call it off the event loop); 0 for an
+        event whose subtitle and body hold fewer than MIN_WORDS words."""
+        judged = [i for i, e in enumerate(events)
+                  if word_count(f"{e.subtitle} {e.body}") >= MIN_WORDS]
+        out = [0.0 for _ in events]
+        if not judged or not self.usable:
+            return out
+        picked = [events[i] for i in judged]
+        vectors = self._embedder.documents([text_of(e) for e in picked])
+        scores = self._weights.probabilities(features(vectors, [e.category for e in picked]))
+        for i, score in zip(judged, scores, strict=True):
+            out[i] = score
+        return out

@@ -224,7 +224,7 @@ class NotificationProcessor:
         scores = await asyncio.to_thread(model.noise, [item.record.event for item in kept])
         out = []
         for item, score in zip(kept, scores, strict=True):
-            if score >= model.threshold:
+            if score >= model.threshold_for(item.record.event.category):
                 report.filtered["noise_model"] += 1
             else:
                 out.append(item)

@@ -56,8 +56,8 @@ def test_noise_in_any_language_is_called_noise_and_plans_are_kept() -> None:
     assert model.usable
     noise = model.noise(NOISE)
     keep = model.noise(KEEP)
-    assert all(p >= model.threshold for p in noise), noise
-    assert all(p < model.threshold for p in keep), keep
+    assert all(p >= model.threshold_for(e.category) for p, e in zip(noise, NOISE, strict=True))
+    assert all(p < model.threshold_for(e.category) for p, e in zip(keep, KEEP, strict=True))
 
 
 def test_weights_for_another_embedding_model_are_not_used() -> None:
@@ -65,12 +65,21 @@ def test_weights_for_another_embedding_model_are_not_used() -> None:
     assert embedder is not None
     loaded = NoiseWeights.load()
     assert loaded.model == E5_SMALL and loaded.weights.size == embedder.dim + len(GROUPS)
-    other = NoiseWeights("another-model", loaded.weights, loaded.bias, loaded.threshold)
+    other = NoiseWeights("another-model", loaded.weights, loaded.bias, loaded.threshold,
+                         loaded.person_threshold)
     model = NoiseModel(embedder, other)
     assert not model.usable
     assert model.noise(NOISE) == [0.0] * len(NOISE)
-    short = NoiseWeights(E5_SMALL, np.zeros(10, dtype=np.float32), 0.0, 0.5)
+    short = NoiseWeights(E5_SMALL, np.zeros(10, dtype=np.float32), 0.0, 0.5, 0.5)
     assert not NoiseModel(embedder, short).usable
+
+
+def test_a_few_words_are_left_to_the_rules() -> None:
+    embedder = shared_embedder(E5_SMALL)
+    assert embedder is not None
+    short = [event("net.whatsapp.WhatsApp", "Ben", "Bring the wine", "social"),
+             event("com.shop", "Shop", "Sale ends soon!", "promo")]
+    assert NoiseModel(embedder).noise(short) == [0.0, 0.0]
 
 
 def test_categories_of_both_platforms_map_onto_groups() -> None:

@@ -107,7 +107,9 @@ def _memory_cursor(root: Path) -> int:
 def test_sigkill_mid_round_recovers_on_next_start(tmp_path: Path) -> None:
     root = tmp_path / "root"
     config = tmp_path / "c.toml"
-    config.write_text("[worker]\nidle_delay_s = 0.05\n")
+    # keyword recall only: what is pinned is recovery after a kill, and embedding 2,000
+    # memories would take the next start a minute of CPU on a loaded machine
+    config.write_text('[worker]\nidle_delay_s = 0.05\n[memory]\nembedder = "none"\n')
     feed = tmp_path / "f.jsonl"
     total = 2000
     feed.write_bytes(b"\n".join(
@@ -127,7 +129,7 @@ def test_sigkill_mid_round_recovers_on_next_start(tmp_path: Path) -> None:
     # The lock died with the process, but its status file still says "running".
     assert killed["running"] is False and killed["state"] == "killed"
     # The next start recovers from disk: everything processed once, nothing duplicated.
-    report = as_json(cli("once", "--json", root=root))
+    report = as_json(cli("--config", str(config), "once", "--json", root=root))
     notes = next(p for p in report["processors"] if p["processor"] == "notifications")
     assert notes["pending"] == 0 and notes["gaps"] == 0
     exported = [orjson.loads(x) for x in cli("export", root=root).stdout.splitlines()]

@@ -32,6 +32,8 @@ TYPECHECK := build/typecheck/companion_memory
 types: $(STAMP)
 	rm -rf build/typecheck && mkdir -p $(TYPECHECK)
 	ln -s ../../../companion_memory/__init__.py $(TYPECHECK)/__init__.py
+	ln -s ../../../companion_memory/testing.py $(TYPECHECK)/testing.py
+	touch $(TYPECHECK)/py.typed
 	for p in core ble storage memory agent device; do ln -s ../../../$$p $(TYPECHECK)/$$p; done
 	MYPYPATH=build/typecheck $(BIN)/mypy -p companion_memory -p tests
 

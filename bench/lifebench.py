@@ -527,8 +527,12 @@ def _tail_context_ids(root: Path, count: int) -> list[tuple[int, str]]:
     return out
 
 
-def config_for() -> Config:
-    return parse_config({"sweep": {"zone": ZONE}})
+def config_for(embedder: str | None = None) -> Config:
+    """The default configuration in the person's zone; `embedder` (or
+    $LIFEBENCH_EMBEDDER) replaces `[memory] embedder`."""
+    embedder = embedder or os.environ.get("LIFEBENCH_EMBEDDER")
+    extra = {"memory": {"embedder": embedder}} if embedder else {}
+    return parse_config({"sweep": {"zone": ZONE}, **extra})
 
 
 async def _advance(clock: FakeClock, when: datetime) -> None:
@@ -538,11 +542,12 @@ async def _advance(clock: FakeClock, when: datetime) -> None:
 
 
 async def run_user(data: UserData, *, progress: bool = True,
-                   forget_every: int = 0) -> dict[str, Any]:
+                   forget_every: int = 0, embedder: str | None = None) -> dict[str, Any]:
     """Feed `data` through a Runtime on a FakeClock (see the module docstring); with
     `forget_every`, the owner forgets the newest live memory after every that many
-    rounds (so a forget's index rebuild and scrub run all year long too)."""
-    config = config_for()
+    rounds (so a forget's index rebuild and scrub run all year long too). `embedder`
+    replaces the default `[memory] embedder` ("none": keyword recall only)."""
+    config = config_for(embedder)
     idle = timedelta(seconds=config.worker.idle_delay_s)
     asks, skipped = schedule(data)
     out = Run(data.name)
@@ -989,6 +994,15 @@ def _file_checks(root: Path) -> dict[str, Any]:
             out["store_check"] = "; ".join(health.problems) or "ok"
         except sqlite3.DatabaseError as err:
             out["store_check"] = f"error: {type(err).__name__}"
+        with_vector, active = conn.execute(
+            "SELECT count(v.id), count(*) FROM memories AS m LEFT JOIN memory_vectors AS v "
+            "ON v.memory_rowid = m.rowid WHERE m.status = 'active'").fetchone()
+        stray = conn.execute(
+            "SELECT count(*) FROM memory_vectors AS v LEFT JOIN memories AS m "
+            "ON m.rowid = v.memory_rowid WHERE m.rowid IS NULL OR m.status != 'active'"
+        ).fetchone()[0]
+        out["vectors"] = {"active_with_vector": int(with_vector), "active": int(active),
+                          "stray": int(stray)}
     finally:
         conn.close()
     return out

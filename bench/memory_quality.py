@@ -72,6 +72,7 @@ TAGS = frozenset({"changed", "old", "long", "german_source", "secret_adjacent",
 EVENT_KEYS = ("kind", "key", "app_id", "title", "subtitle", "body", "category", "posted_at")
 OLD_DAYS = 7
 EMBEDDER: list[str] = []
+NOISE_MODEL: list[str] = []
 ZONE = "Europe/Berlin"
 THREADS = 2
 TOKEN = re.compile(r"[^\W_]+")
@@ -307,6 +308,8 @@ def provider_config(spec: str, person_zone: str = ZONE) -> tuple[str, Config]:
     zone: dict[str, Any] = {"sweep": {"zone": person_zone}}
     if EMBEDDER:
         zone["memory"] = {"embedder": EMBEDDER[0]}
+    if NOISE_MODEL:
+        zone["intake"] = {"noise_model": NOISE_MODEL[0] == "on"}
     if spec == "deterministic":
         return "deterministic", parse_config(zone)
     kind, _, path = spec.partition("=")
@@ -602,6 +605,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true",
                         help="list the ids of unanswered questions per provider")
     parser.add_argument("--embedder", help="[memory] embedder (default: the default config's)")
+    parser.add_argument("--noise-model", choices=("on", "off"),
+                        help="[intake] noise_model (default: the default config's)")
     parser.add_argument("--dense-weight", type=float,
                         help="share of the dense leg in hybrid recall (for tuning)")
     parser.add_argument("--explain", default="",
@@ -610,6 +615,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     EXPLAIN.update(q for q in args.explain.split(",") if q)
     if args.embedder:
         EMBEDDER.append(args.embedder)
+    if args.noise_model:
+        NOISE_MODEL.append(args.noise_model)
     if args.dense_weight is not None:
         hybrid.DENSE_WEIGHT = args.dense_weight
     try:

@@ -17,22 +17,34 @@ digit next to them), so a 4-digit code does not match inside a date.
 
 Printed per language and in total: secret-bearing messages, leaks (triage, pipeline),
 kept with the span redacted, dropped; secret-free messages, false drops (dropped for a
-secret reason), drops for a noise reason; and of the secret-bearing messages labelled
+secret reason), false redactions (kept, but with a span redacted: a date, price or order
+number lost), drops for a noise reason; and of the secret-bearing messages labelled
 as carrying something worth keeping, how many were kept, and of those that only
 deliver a code, how many were kept redacted instead of dropped (not a leak: a
-memory with nothing in it).
+memory with nothing in it). Under each table: recall (secret-bearing messages with no
+leak on either path) and false positives (secret-free messages dropped for a secret or
+redacted).
 
 Usage:
     .venv/bin/python bench/secret_corpus.py                  # every part, both paths
     .venv/bin/python bench/secret_corpus.py --part holdout
+    .venv/bin/python bench/secret_corpus.py --part unseen_forms --show
     .venv/bin/python bench/secret_corpus.py --no-pipeline    # triage only (fast)
     .venv/bin/python bench/secret_corpus.py --json
+    .venv/bin/python bench/secret_corpus.py --ordinary       # everyday notifications
+
+`--ordinary` runs the detector over notifications that were not written for it: the
+secret-free ones of the fortnight corpus (labels keep and noise: anything found is a
+false positive) and every bundled LifeBench push and SMS (unlabelled: what is found is
+counted and listed, to be read by eye; parcel and shop pickup codes are secrets by this
+corpus's labels).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import re
 import sys
 import tempfile
@@ -55,10 +67,10 @@ from companion_memory.core.clock import FakeClock  # noqa: E402
 from companion_memory.device.config import Config, parse_config  # noqa: E402
 from companion_memory.device.root import prepare_root  # noqa: E402
 from companion_memory.device.runtime import Runtime, build_configured_provider  # noqa: E402
-from companion_memory.memory.secrets import normalize_digits  # noqa: E402
+from companion_memory.memory.secrets import find_secret, normalize_digits  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "secrets"
-PARTS = ("tune", "seen", "holdout", "blind")
+PARTS = ("tune", "seen", "holdout", "blind", "unseen_forms")
 POSTED = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 SECRET_REASONS = REDACTABLE | {"secret_private_key", "secret_seed_phrase"}
 _SEPARATORS = re.compile(r"[^0-9a-z\u00c0-\uffff]+")
@@ -151,6 +163,7 @@ class Tally:
     code_only_kept: int = 0
     clean: int = 0
     false_drops: int = 0
+    false_redactions: int = 0
     noise_drops: int = 0
 
     def add(self, other: Tally) -> None:
@@ -166,6 +179,7 @@ class Figures:
     by_lang: dict[str, Tally] = field(default_factory=dict)
     leaked_ids: set[str] = field(default_factory=set)
     false_drop_ids: set[str] = field(default_factory=set)
+    false_redaction_ids: set[str] = field(default_factory=set)
     kept: dict[str, str] = field(default_factory=dict)
     """What triage let through of each row (all fields a model sees)."""
     ambiguous: int = 0
@@ -205,6 +219,9 @@ def triage_row(row: Row, index: int, tally: Tally, figures: Figures) -> None:
         figures.false_drop_ids.add(row.id)
     elif triage.reason is not None:
         tally.noise_drops += 1
+    elif triage.redacted is not None:
+        tally.false_redactions += 1
+        figures.false_redaction_ids.add(row.id)
 
 
 async def pipeline(
@@ -260,19 +277,27 @@ def evaluate(rows: Sequence[Row], *, with_pipeline: bool = True) -> Figures:
 def table(figures: Figures, title: str) -> str:
     lines = [f"### {title}", "",
              "| lang | secret | leaks triage | leaks pipeline | redacted, kept | dropped "
-             "| worth keeping: kept | code only: kept | secret-free | false drops | noise drops |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| worth keeping: kept | code only: kept | secret-free | false drops "
+             "| false redactions | noise drops |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     rows = [*sorted(figures.by_lang.items()), ("all", figures.total())]
     for lang, t in rows:
         pipe = str(t.leak_pipeline) if figures.pipeline_run else "-"
         lines.append(
             f"| {lang} | {t.secret} | {t.leak_triage} | {pipe} | {t.redacted} | {t.dropped} "
             f"| {t.keeps_kept}/{t.keeps} | {t.code_only_kept}/{t.secret - t.keeps} "
-            f"| {t.clean} | {t.false_drops} | {t.noise_drops} |"
+            f"| {t.clean} | {t.false_drops} | {t.false_redactions} | {t.noise_drops} |"
         )
     total = figures.total()
     share = total.false_drops / total.clean if total.clean else 0.0
+    caught = total.secret - len(figures.leaked_ids)
+    recall = caught / total.secret if total.secret else 1.0
+    wrong = total.false_drops + total.false_redactions
+    false_share = wrong / total.clean if total.clean else 0.0
     lines.append("")
+    lines.append(f"recall: {caught}/{total.secret} secret-bearing messages leak nothing "
+                 f"({recall:.1%}); false positives: {wrong}/{total.clean} secret-free messages "
+                 f"dropped for a secret or redacted ({false_share:.1%})")
     lines.append(f"leaks: {total.leak_triage + total.leak_pipeline}; false drops: "
                  f"{total.false_drops}/{total.clean} ({share:.1%}); pipeline check ambiguous "
                  f"for {figures.ambiguous} short values (another message carries the same "
@@ -280,14 +305,39 @@ def table(figures: Figures, title: str) -> str:
     return "\n".join(lines)
 
 
+FORTNIGHT = ROOT / "bench" / "data" / "fortnight" / "notifications.jsonl"
+LIFEBENCH = ROOT / "bench" / "data" / "lifebench" / "fenghaoran" / "notifications.jsonl.gz"
+
+
+def ordinary() -> str:
+    """What the detector finds in everyday notifications (see `--ordinary`)."""
+    fortnight = [orjson.loads(line) for line in FORTNIGHT.read_bytes().splitlines() if line]
+    clean = [r for r in fortnight if r["label"] != "secret" and r["kind"] != "removed"]
+    flagged = [r["id"] for r in clean
+               if find_secret("\n".join((r["title"], r["subtitle"], r["body"]))) is not None]
+    life = [orjson.loads(line) for line in gzip.decompress(LIFEBENCH.read_bytes()).splitlines()
+            if line]
+    found = [f"{r['type']}:{r['phone_id']}" for r in life
+             if find_secret("\n".join(str(r.get(k, "")) for k in (
+                 "title", "content", "contactName", "message_content"))) is not None]
+    return (f"fortnight: {len(flagged)}/{len(clean)} secret-free notifications flagged "
+            f"({' '.join(flagged) or '-'})\n"
+            f"lifebench (unlabelled): {len(found)}/{len(life)} flagged ({' '.join(found)})")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=(*PARTS, "all"), default="all")
     parser.add_argument("--no-pipeline", action="store_true", help="triage only")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ordinary", action="store_true",
+                        help="only the everyday notifications of fortnight and LifeBench")
     parser.add_argument("--show", action="store_true",
                         help="print the ids of leaked and falsely dropped rows")
     args = parser.parse_args(argv)
+    if args.ordinary:
+        print(ordinary())
+        return 0
     parts = PARTS if args.part == "all" else (args.part,)
     results: dict[str, Figures] = {}
     for part in parts:
@@ -296,7 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(orjson.dumps({
             part: {"by_lang": {k: v.as_dict() for k, v in f.by_lang.items()},
                    "total": f.total().as_dict(), "leaked": sorted(f.leaked_ids),
-                   "false_drops": sorted(f.false_drop_ids)}
+                   "false_drops": sorted(f.false_drop_ids),
+                   "false_redactions": sorted(f.false_redaction_ids)}
             for part, f in results.items()
         }).decode())
         return 0
@@ -305,6 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.show:
             print("leaked:", " ".join(sorted(figures.leaked_ids)) or "-")
             print("false drops:", " ".join(sorted(figures.false_drop_ids)) or "-")
+            print("false redactions:", " ".join(sorted(figures.false_redaction_ids)) or "-")
         print()
     return 0
 

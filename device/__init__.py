@@ -11,20 +11,39 @@ from companion_memory.device.errors import (
     UsageError,
 )
 from companion_memory.device.lock import RootLock
+from companion_memory.device.results import (
+    ExportedMemory,
+    LinkStatus,
+    SweepReconcile,
+    SweepStatus,
+    SweepWindow,
+)
 from companion_memory.device.root import resolve_root
-from companion_memory.device.runtime import FeedTotals, Runtime, RuntimeState, RuntimeStatus
+from companion_memory.device.runtime import (
+    FeedTotals,
+    Runtime,
+    RuntimeState,
+    RuntimeStateError,
+    RuntimeStatus,
+)
 
 __all__ = [
     "Config",
     "ConfigError",
     "DeviceError",
+    "ExportedMemory",
     "FeedTotals",
+    "LinkStatus",
     "RootBusyError",
     "RootError",
     "RootLock",
     "Runtime",
     "RuntimeState",
+    "RuntimeStateError",
     "RuntimeStatus",
+    "SweepReconcile",
+    "SweepStatus",
+    "SweepWindow",
     "UsageError",
     "load_config",
     "parse_config",

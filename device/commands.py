@@ -1,11 +1,14 @@
 """The data commands: config, feed, once, recall, forget, export, gaps, doctor, episode,
 sweep.
 
-Commands that write (feed, once, episode, sweep reconcile) take the root lock, so
-they refuse to run beside a daemon on the same root; read commands (recall,
-export, gaps, doctor, sweep status) work beside it; `doctor --repair` writes only the
-search index, in one SQLite transaction, so it too may run beside the daemon. Each
-prints text, or JSON with `--json`.
+Commands that write (feed, once, episode, forget, sweep reconcile) open a `Runtime`,
+which takes the root's lock, so they refuse to run beside the root's owner (the
+daemon, a host's embedded `Runtime`, another writing command); read commands (recall,
+export, gaps, doctor, sweep status) work beside it: gaps and sweep status read the
+owner's status file; `doctor --repair` writes only the search index, in one SQLite
+transaction, so it too may run beside the owner. Each prints text, or JSON with
+`--json`. `cli.py` has already checked the configuration and, for every command but
+the writers that create it, that the root exists.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from companion_memory.device.feed_input import (
     read_input,
 )
 from companion_memory.device.invocation import Invocation, open_store, run_locked
-from companion_memory.device.lock import read_holder
+from companion_memory.device.lock import EMBEDDED, LockHolder, read_holder
 from companion_memory.device.models import CATALOG, fetch_model, models_dir
 from companion_memory.device.output import (
     print_json,
@@ -41,8 +44,7 @@ from companion_memory.device.output import (
 )
 from companion_memory.device.progress import Progress
 from companion_memory.device.providers import provider_settings
-from companion_memory.device.reports import append_report, read_status
-from companion_memory.device.root import require_existing_root
+from companion_memory.device.reports import read_status
 from companion_memory.memory.records import Tier
 from companion_memory.memory.store import StoreHealth
 from companion_memory.storage.fs import RealFileSystem
@@ -195,10 +197,7 @@ def cmd_once(inv: Invocation) -> int:
             if ticker is not None:
                 ticker.cancel()
             progress.close()
-        data = report.to_dict()
-        await asyncio.to_thread(append_report, runtime.fs, runtime.root, data,
-                                runtime.clock.now())
-        return data
+        return report.to_dict()  # the runtime appended it to the day's report file
 
     data = run_locked(inv, "once", body)
     if inv.json:
@@ -258,11 +257,11 @@ def cmd_forget(inv: Invocation) -> int:
     if not reason:
         raise UsageError("--reason is empty; say why the memory is rejected")
 
-    async def body() -> dict[str, Any]:
-        async with open_store(inv) as store:
-            return hit_dict(await store.forget(inv.args.memory_id, reason))
+    async def body(runtime: Runtime) -> dict[str, Any]:
+        return hit_dict(await runtime.forget(inv.args.memory_id, reason))
 
-    data = asyncio.run(body())
+    inv.existing_root()  # nothing to forget in a root that does not exist
+    data = run_locked(inv, "forget", body)
     if inv.json:
         print_json(data)
     else:
@@ -327,9 +326,15 @@ def cmd_doctor(inv: Invocation) -> int:
     return 0 if final["ok"] else 1
 
 
+def _long_lived(holder: LockHolder | None) -> bool:
+    """Whether the root's owner is the daemon or a host's `Runtime`: it keeps the status
+    file fresh, and the log is being written, so readers take the figures from there."""
+    return holder is not None and holder.command in ("run", EMBEDDED)
+
+
 def cmd_gaps(inv: Invocation) -> int:
-    holder = read_holder(require_existing_root(inv.root))
-    if holder is not None and holder.command == "run":
+    holder = read_holder(inv.existing_root())
+    if _long_lived(holder):
         snapshot = read_status(RealFileSystem(), inv.root) or {}
         gaps = snapshot.get("gaps", {}).get("all", [])
     else:
@@ -388,14 +393,14 @@ def cmd_episode(inv: Invocation) -> int:
 
 def cmd_sweep(inv: Invocation) -> int:
     action = inv.args.sweep_command
-    holder = read_holder(require_existing_root(inv.root))
-    if action == "status" and holder is not None and holder.command == "run":
+    holder = read_holder(inv.existing_root())
+    if action == "status" and _long_lived(holder):
         data = (read_status(RealFileSystem(), inv.root) or {}).get("sweep", {})
     else:
         async def body(runtime: Runtime) -> dict[str, Any]:
             if action == "reconcile":
-                return await runtime.sweep_reconcile()
-            return await runtime.sweep_status()
+                return (await runtime.sweep_reconcile()).to_dict()
+            return (await runtime.sweep_status()).to_dict()
 
         data = run_locked(inv, f"sweep {action}", body)
     if inv.json:

@@ -2,12 +2,13 @@
 
 `run` takes the root lock (`device.lock`: `fcntl.flock` on the root directory and on
 `<root>/daemon.lock`; the kernel drops it if the process dies, so a SIGKILL leaves no
-stale lock, and the daemon recreates `daemon.lock` if it is removed), opens the
-`Runtime` with its worker, and writes `<root>/daemon/status.json` atomically at
-start, after every round and at exit (a fresh snapshot taken once the worker has
-stopped); each round worth keeping is appended to `<root>/reports/`.
-A failure to write either (a full disk) is logged by code and the daemon keeps
-running: intake must not stop because its status could not be shown.
+stale lock, and the daemon recreates `daemon.lock` if it is removed) and opens the
+`Runtime` with its worker under that lock. The `Runtime` writes
+`<root>/daemon/status.json` atomically at start, after every round, every
+`storage.check_interval_s` and at exit (a fresh snapshot taken once the worker has
+stopped), and appends each round worth keeping to `<root>/reports/`, as it does
+embedded in a host. A failure to write either (a full disk) is logged by code and
+the daemon keeps running: intake must not stop because its status could not be shown.
 SIGTERM or SIGINT stops it gracefully: the worker cancels an in-flight model call
 (the batch commits nothing and stays pending), the parts close in reverse order,
 the lock is released and the process exits 0. After a SIGKILL the next `run`
@@ -25,26 +26,19 @@ import contextlib
 import os
 import signal
 import time
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion_memory.core.errors import UnavailableError
 from companion_memory.device.errors import RootBusyError, RootError
 from companion_memory.device.invocation import Invocation
-from companion_memory.device.lock import LockCheck, RootLock, read_holder
+from companion_memory.device.lock import EMBEDDED, LockCheck, RootLock, read_holder
 from companion_memory.device.logs import fields, get_logger, setup_logging
 from companion_memory.device.output import print_json, print_round, say
-from companion_memory.device.reports import StatusFileError, append_report, read_status
-from companion_memory.device.root import check_root, prepare_root
+from companion_memory.device.reports import StatusFileError, read_status
+from companion_memory.device.root import prepare_root
 from companion_memory.device.runtime import Runtime
-from companion_memory.device.status_file import log_status_failure, publish_status
 from companion_memory.storage.fs import RealFileSystem
-
-if TYPE_CHECKING:
-    from companion_memory.agent.report import RoundReport
-    from companion_memory.device.lock import RootLock
-    from companion_memory.device.runtime import Runtime
 
 
 class DaemonStopTimeout(UnavailableError):
@@ -86,32 +80,19 @@ async def serve(config: Any, root: Path, *, ready: asyncio.Event | None = None,
             installed.append(sig)
         except (NotImplementedError, RuntimeError, ValueError):
             pass
-    started_at = datetime.now(UTC).isoformat()
     watcher: asyncio.Task[None] | None = None
     if lock is not None:
         watcher = asyncio.create_task(_watch_lock(lock, stop), name="lock-watch")
     try:
-        async with Runtime(config, root=root, start_worker=True,
-                           provider=provider) as runtime:
+        async with Runtime(config, root=root, start_worker=True, provider=provider,
+                           owner="run", root_lock=lock):
             log.info("daemon started", extra=fields(pid=os.getpid(), root=str(root)))
-            await runtime.check_storage()  # level known (and intake paused if low) from the start
-            try:
-                await publish_status(runtime, "running", started_at)
-            except Exception as exc:  # e.g. a full disk: run anyway, intake pauses by level
-                log_status_failure(exc)
             if ready is not None:
                 ready.set()
-            await _watch_rounds(runtime, stop, started_at)
+            await stop.wait()
             log.info("daemon stopping", extra=fields(pid=os.getpid()))
-            # Stop the worker first (an in-flight model call is cancelled and its batch
-            # commits nothing), then record the figures as they are now: pending,
-            # cursors and gaps may have moved since the last round's snapshot.
-            await runtime.stop_worker()
-            try:
-                await publish_status(runtime, "stopped", started_at,
-                                      stopped_at=datetime.now(UTC).isoformat())
-            except Exception as exc:  # a clean shutdown stays clean on a full disk
-                log_status_failure(exc)
+            # Closing stops the worker first (an in-flight model call is cancelled and its
+            # batch commits nothing), then records the figures as they are now.
         log.info("daemon stopped", extra=fields(pid=os.getpid()))
     finally:
         if watcher is not None:
@@ -148,49 +129,9 @@ async def _watch_lock(lock: RootLock, stop: asyncio.Event) -> None:
             return
 
 
-async def _watch_rounds(runtime: Runtime, stop: asyncio.Event, started_at: str) -> None:
-    """After each worker round: append its report, rewrite the status file."""
-
-    interval = runtime.config.storage.check_interval_s
-    stopper = asyncio.ensure_future(stop.wait())
-    try:
-        while not stop.is_set():
-            waiter = asyncio.ensure_future(runtime.wait_round(after=runtime.rounds))
-            done, _ = await asyncio.wait(
-                {waiter, stopper}, timeout=interval, return_when=asyncio.FIRST_COMPLETED
-            )
-            if waiter not in done:
-                waiter.cancel()
-                await asyncio.gather(waiter, return_exceptions=True)
-            if stop.is_set():
-                break
-            report = runtime.last_round
-            try:
-                if waiter in done and report is not None and _worth_keeping(report):
-                    await asyncio.to_thread(append_report, runtime.fs, runtime.root,
-                                            report.to_dict(), runtime.clock.now())
-                await publish_status(runtime, "running", started_at)
-            except Exception as exc:  # a full disk must not take intake down with it
-                log_status_failure(exc)
-    finally:
-        stopper.cancel()
-        await asyncio.gather(stopper, return_exceptions=True)
-
-
-def _worth_keeping(report: RoundReport) -> bool:
-    if report.cancelled or report.model_calls or report.errors:
-        return True
-    for p in report.reports:
-        if p.consumed or p.analyzed or p.applied or p.gaps or p.filtered or p.proposals:
-            return True
-        if p.extra.get("level_changed"):
-            return True
-    return False
-
-
 def cmd_stop(inv: Invocation) -> int:
-    root = inv.root
-    holder = read_holder(root) if root.is_dir() else None
+    root = inv.existing_root()
+    holder = read_holder(root)
     if holder is None:
         if inv.json:
             print_json({"root": str(root), "stopped": False, "pid": None, "was_running": False})
@@ -228,20 +169,18 @@ def cmd_stop(inv: Invocation) -> int:
 
 
 def cmd_status(inv: Invocation) -> int:
-    root = inv.root
-    exists = check_root(root)  # a file or a stranger's directory: exit 2, not "no status"
+    root = inv.existing_root()  # missing, empty or a stranger's: exit 2, as every reader
     problems: list[str] = []
     holder = None
     snapshot = None
-    if exists:
-        try:
-            holder = read_holder(root)
-        except RootError as err:  # e.g. daemon.lock is a directory: say so, show the rest
-            problems.append(err.reason)
-        try:
-            snapshot = read_status(RealFileSystem(), root)
-        except StatusFileError as err:
-            problems.append(err.reason)
+    try:
+        holder = read_holder(root)
+    except RootError as err:  # e.g. daemon.lock is a directory: say so, show the rest
+        problems.append(err.reason)
+    try:
+        snapshot = read_status(RealFileSystem(), root)
+    except StatusFileError as err:
+        problems.append(err.reason)
     running = holder is not None and holder.command == "run"
     data: dict[str, Any] = {
         "root": str(root),
@@ -249,12 +188,13 @@ def cmd_status(inv: Invocation) -> int:
         "pid": holder.pid if running and holder else None,
         "busy_with": (holder.command or "an unnamed process") if holder and not running
         else None,
+        "busy_pid": holder.pid if holder and not running else None,
         "problems": problems,
     }
     if snapshot:
         snapshot.get("gaps", {}).pop("all", None)
-        if not running and snapshot.get("state") == "running":
-            snapshot["state"] = "killed"  # the lock is free but the daemon never wrote "stopped"
+        if holder is None and snapshot.get("state") == "running":
+            snapshot["state"] = "killed"  # the lock is free but its owner never wrote "stopped"
         data.update({k: v for k, v in snapshot.items() if k not in ("root", "pid")})
     if inv.json:
         print_json(data)
@@ -266,6 +206,9 @@ def cmd_status(inv: Invocation) -> int:
 def _print_status(data: dict[str, Any], have_snapshot: bool) -> None:
     if data["running"]:
         say(f"daemon: running (pid {data['pid']}) on {data['root']}")
+    elif data["busy_with"] == EMBEDDED:
+        say(f"daemon: not running; root owned by a host's Runtime (pid {data['busy_pid']}) "
+            f"({data['root']})")
     elif data["busy_with"]:
         say(f"daemon: not running; root busy with `{data['busy_with']}` ({data['root']})")
     else:
@@ -273,7 +216,7 @@ def _print_status(data: dict[str, Any], have_snapshot: bool) -> None:
     for problem in data["problems"]:
         say(f"problem: {problem}")
     if not have_snapshot:
-        say("no status yet: the daemon has not run on this root")
+        say("no status yet: no owner has opened this root")
         return
     say(f"state: {data.get('state')}  updated {data.get('updated_at')}")
     storage = data.get("storage") or {}

@@ -157,7 +157,7 @@ async def _replay(runtime: Any, events: list[Any]) -> dict[str, Any]:
     except ImportError:
         totals = await runtime.feed(events)
         return {"link": "simulated feed", "sent": len(events), **totals.to_dict()}
-    stats = await replay_over_ancs(events, runtime.ring, zone=runtime.config.sweep.zone)
+    stats = await replay_over_ancs(events, runtime._event_ring(), zone=runtime.config.sweep.zone)
     totals = await runtime.feed(())
     return {
         "link": "emulated iPhone over ANCS (bumble)",

@@ -1,6 +1,6 @@
 """One command's invocation: its parsed arguments and environment, the root and the
-configuration they resolve to, and the ways a command opens the root (a locked
-`Runtime`, or the memory store alone beside a running daemon)."""
+configuration they resolve to, and the ways a command opens the root (a `Runtime`,
+which takes the root's lock, or the memory store alone beside the root's owner)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from companion_memory.device.config import load_config
 from companion_memory.device.errors import UsageError
-from companion_memory.device.lock import RootLock
+from companion_memory.device.output import warn
 from companion_memory.device.root import (
     check_root,
     prepare_root,
@@ -22,7 +22,6 @@ from companion_memory.device.root import (
     resolve_root,
 )
 from companion_memory.device.runtime import Runtime
-from companion_memory.device.status_file import publish_idle_status
 from companion_memory.memory.embedding import shared_embedder
 from companion_memory.memory.store import MemoryStore
 
@@ -59,6 +58,11 @@ class Invocation:
         candidate = self.root / "config.toml"
         return candidate if candidate.is_file() else None
 
+    def existing_root(self) -> Path:
+        """The root, refused (`RootError`, exit 2) when it is missing, empty or not ours:
+        for every command that only reads or changes what a root already holds."""
+        return require_existing_root(self.root)
+
     @property
     def config(self) -> Any:
         if self._config is None:
@@ -72,23 +76,30 @@ class Invocation:
 
 def run_locked(inv: Invocation, command: str,
                body: Callable[[Runtime], Awaitable[T]], *, start_worker: bool = False) -> T:
-    """Check the root, take its lock, open a Runtime and run `body` in a fresh loop."""
+    """Check the root and run `body` in a fresh loop on a `Runtime` that owns it (the
+    runtime takes the root's lock: `RootBusyError` while another owner holds it)."""
     config = inv.config
     root = prepare_root(inv.root)
-    with RootLock(root, command):
-        return asyncio.run(_with_runtime(inv, root, config, body, start_worker, command))
+    return asyncio.run(_with_runtime(root, config, body, start_worker, command))
 
 
-async def _with_runtime(inv: Invocation, root: Path, config: Any,
+async def _with_runtime(root: Path, config: Any,
                         body: Callable[[Runtime], Awaitable[T]], start_worker: bool,
                         command: str) -> T:
     # A one-shot command never advertises or connects: the daemon owns the phone link.
-    async with Runtime(config, root=root, start_worker=start_worker,
-                       start_link=False) as runtime:
+    runtime = Runtime(config, root=root, start_worker=start_worker, start_link=False,
+                      owner=command)
+    async with runtime:
         result = await body(runtime)
-        # `status` reads the status file: keep it true after a command changed the root.
-        await publish_idle_status(runtime, command)
-        return result
+        if not runtime.storage_checked:  # the status file shows the real level
+            await runtime.check_storage()
+    # The runtime rewrote `daemon/status.json` as it closed. The command's work is
+    # committed by then, so a failure there never fails the command: one line says so.
+    if runtime.status_file_error is not None:
+        warn(f"companion-memory: {command}: the work is committed, but the status file was "
+             f"not updated ({runtime.status_file_error}); `status` shows older figures "
+             "until the next command")
+    return result
 
 
 @asynccontextmanager

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion_memory.ble.advertising import AncsAdvertiser
 from companion_memory.ble.ancs.codec import ANCS_SERVICE_UUID
@@ -30,17 +30,15 @@ from companion_memory.ble.android.protocol import COMPANION_SERVICE_UUID
 from companion_memory.ble.android.session import AndroidSession
 from companion_memory.ble.bleak_link import Backoff, PhoneLinkRunner, connect_phone
 from companion_memory.ble.events import BODY_LIMIT_BYTES
+from companion_memory.ble.link import PhoneLink
 from companion_memory.ble.ring import EventRing
 from companion_memory.ble.settings import LinkSettings
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 
-if TYPE_CHECKING:
-    from companion_memory.ble.link import PhoneLink
-
 log = logging.getLogger("companion_memory.device.link")
 
-Connect = Callable[[], Awaitable["PhoneLink"]]
+Connect = Callable[[], Awaitable[PhoneLink]]
 
 
 class PhoneLinkService:

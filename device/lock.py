@@ -1,4 +1,8 @@
-"""The root lock: one writer process per root (the daemon, or a `feed`/`once`).
+"""The root lock: one owner per root (a host's `Runtime`, the daemon, or a `feed`/`once`).
+
+Every `Runtime` takes it when it opens (the command line's writers open one), so two
+owners never write one root at once, in one process or in two: a second `Runtime`,
+daemon or writing command is refused with `RootBusyError` naming the holder.
 
 `RootLock` holds two `fcntl.flock(LOCK_EX | LOCK_NB)` locks for as long as the
 process keeps it, and the kernel drops both when the process dies, so a SIGKILLed
@@ -36,6 +40,8 @@ import orjson
 from companion_memory.device.errors import RootBusyError, RootError
 
 LOCK_NAME = "daemon.lock"
+EMBEDDED = "runtime"
+"""The holder name a host's own `Runtime` writes into the lock file."""
 # A holder writes its details just after it takes the lock, and `status` takes a
 # shared lock for a moment to test it: a contender that meets either window retries
 # for this long before it reports the lock busy with whatever it could learn.
@@ -246,6 +252,10 @@ def describe_holder(root: Path, holder: LockHolder) -> str:
     if holder.command == "run":
         return (f"root {root} is in use by the daemon (pid {holder.pid}); stop it with "
                 "`companion-memory stop` first")
+    if holder.command == EMBEDDED:
+        where = "this process" if holder.pid == os.getpid() else f"pid {holder.pid}"
+        return (f"root {root} is in use by a companion-memory Runtime ({where}); one Runtime "
+                "owns a root at a time: close that Runtime first, or use another root")
     return (f"root {root} is in use by `companion-memory {holder.command}` (pid {holder.pid}); "
             "wait for it to finish")
 

@@ -1,8 +1,10 @@
-"""Files an operator inspects: round reports as JSON Lines and the daemon's status.
+"""Files an operator inspects: round reports as JSON Lines and the root's status.
 
 - `<root>/reports/YYYY-MM-DD.jsonl`: one round report per line (UTC date of the
-  round), appended and fsynced; counts and codes only.
-- `<root>/daemon/status.json`: the running daemon's snapshot, replaced atomically
+  round), appended and fsynced; counts and codes only. The `Runtime` that owns the
+  root appends every round worth keeping (`worth_keeping`) and every round run with
+  `run_once`, embedded in a host or in the daemon alike.
+- `<root>/daemon/status.json`: the owner's snapshot, replaced atomically
   after every round, so `companion-memory status` never sees half a file.
 
 Blocking functions: call them with `asyncio.to_thread`.
@@ -19,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from companion_memory.agent.report import RoundReport
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import CompanionMemoryError, InvalidInputError
 from companion_memory.storage.atomic import ensure_dir, read_json, write_json_atomic
@@ -40,6 +43,19 @@ def append_report(fs: FileSystem, root: Path, report: dict[str, Any], when: date
     if new:
         fs.fsync_dir(directory)
     return path
+
+
+def worth_keeping(report: RoundReport) -> bool:
+    """A round that did something, failed, was cut short or changed the storage level
+    (an idle round that found nothing is not written)."""
+    if report.cancelled or report.model_calls or report.errors:
+        return True
+    for p in report.reports:
+        if p.consumed or p.analyzed or p.applied or p.gaps or p.filtered or p.proposals:
+            return True
+        if p.extra.get("level_changed"):
+            return True
+    return False
 
 
 class ReportsCleaner:

@@ -5,7 +5,14 @@
             hits = await runtime.recall_memory("dentist")
         # leaving the block (however it ends) restarts the idle countdown
 
-`open()` wires, in order: the root (checked, marked), the `EventRing`, the
+One owner per root: `open()` takes the root's lock (`device.lock`, the same
+`flock` the daemon and the writing commands take) before anything is written, so a
+second `Runtime` on the same root, in this process or another, a daemon, or a
+`feed`/`once`/`forget`/`episode` is refused with `RootBusyError` (a `ConflictError`,
+code `root_busy`) naming the holder's pid. The lock is released at `close()`, and by
+the kernel when the process dies.
+
+`open()` wires, in order: the root (checked, marked, locked), the `EventRing`, the
 `MemoryStore`, the `NotificationContext` (memory cursor in the store), the model
 provider (scenario fallbacks registered on the deterministic one), the
 `MemoryMergeEngine`, the processors (storage maintenance, episodes, notifications,
@@ -17,24 +24,33 @@ half way unwinds whatever was opened (`AsyncExitStack`); `close()` is idempotent
 it stops the phone link, flushes the ring into the log, then stops the worker,
 which cancels an in-flight model call without committing.
 
+While open, the runtime keeps the root's operator files as the daemon always did:
+every round worth keeping (and every `run_once`) is appended to `<root>/reports/`,
+and `<root>/daemon/status.json` is rewritten at open, after each round, every
+`storage.check_interval_s` and at close (`device.status_file`).
+
 The parts are private: a host uses the methods (recall, save, forget, episodes,
 publishing events, rounds, gaps, listing and exporting memories, the sweep's
-status and reconcile) and reads a typed `RuntimeStatus`. The one part handed out
-is `ring`, the intake a phone link session publishes into.
+status and reconcile) and reads typed results (`RuntimeStatus`, `SweepStatus`,
+`LinkStatus`, ...). Tests and a host running its own phone link session reach the
+event ring and the clock through `companion_memory.testing`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import logging
+import os
+import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from companion_memory.agent.episodes.fallback import episode_fallback
@@ -53,6 +69,7 @@ from companion_memory.agent.notifications.context_types import (
 )
 from companion_memory.agent.notifications.contract import items_per_call
 from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.notifications.ring_writer import RingWriter
 from companion_memory.agent.processor import Processor
@@ -65,18 +82,36 @@ from companion_memory.agent.storage_maintenance import (
 )
 from companion_memory.agent.sweep.fallback import sweep_fallback
 from companion_memory.agent.sweep.processor import DailySweepProcessor
-from companion_memory.agent.worker import MemoryWorker
+from companion_memory.agent.worker import MemoryWorker, WorkerState
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.core.errors import StateError
+from companion_memory.core.errors import InvalidInputError, StateError
 from companion_memory.device.config import Config
 from companion_memory.device.errors import DeviceError
 from companion_memory.device.link import Connect, PhoneLinkService
+from companion_memory.device.lock import EMBEDDED, RootLock
 from companion_memory.device.providers import build_from_config
-from companion_memory.device.reports import ReportsCleaner
+from companion_memory.device.reports import (
+    ReportsCleaner,
+    append_report,
+    worth_keeping,
+    write_status,
+)
+from companion_memory.device.results import (
+    ExportedMemory,
+    LinkStatus,
+    SweepReconcile,
+    SweepStatus,
+)
 from companion_memory.device.root import prepare_root
-from companion_memory.memory.embedding import shared_embedder
+from companion_memory.device.status_file import (
+    build_snapshot,
+    failure_code,
+    log_status_failure,
+    read_previous,
+)
+from companion_memory.memory.embedding import Embedder, shared_embedder
 from companion_memory.memory.records import (
     Authority,
     Kind,
@@ -116,6 +151,9 @@ class RuntimeStateError(DeviceError, StateError):
     code = "runtime_state"
 
 
+_OWNER = re.compile(r"[a-z][a-z0-9 _-]{0,31}")
+
+
 def scenario_fallbacks() -> dict[str, Any]:
     """The deterministic provider's fallback per scenario (the offline, no-model path)."""
 
@@ -137,7 +175,12 @@ def build_configured_provider(config: Config, root: Path, clock: Clock,
 
 
 class Runtime:
-    """The product in one object: open it, call the hooks, close it."""
+    """The product in one object: open it, call the hooks, close it.
+
+    `owner` is the name the root's lock and status file record for this runtime
+    (`runtime` for a host; the command line passes its command's name). `root_lock` is
+    a `RootLock` the caller already holds on this root (the daemon watches its own);
+    without one, `open()` takes the lock and `close()` releases it."""
 
     def __init__(
         self,
@@ -151,9 +194,19 @@ class Runtime:
         start_worker: bool = True,
         start_link: bool = True,
         link_connect: Connect | None = None,
+        owner: str = EMBEDDED,
+        root_lock: RootLock | None = None,
     ) -> None:
+        if not isinstance(owner, str) or not _OWNER.fullmatch(owner):
+            raise InvalidInputError(
+                f"owner {owner!r} is not a valid name; use 1 to 32 lower-case letters, "
+                "digits, spaces, '-' or '_', starting with a letter (default 'runtime')")
         self._config = config or Config()
         self._root = Path(root).expanduser().absolute()
+        if root_lock is not None and (not root_lock.held or root_lock.root != self._root):
+            raise InvalidInputError(
+                f"root_lock must be a RootLock held on {self._root} (it is "
+                f"{'held' if root_lock.held else 'not held'} on {root_lock.root})")
         self._clock: Clock = clock or SystemClock()
         self._fs: FileSystem = fs or RealFileSystem()
         self._provider_override = provider
@@ -161,11 +214,21 @@ class Runtime:
         self._start_worker = start_worker
         self._start_link = start_link
         self._link_connect = link_connect
+        self._embedder: Embedder | None = None
+        self._noise_model: NoiseModel | None = None
+        self._owner = owner
+        self._given_lock = root_lock
         self._link: PhoneLinkService | None = None
         self._provider_problem: str | None = None
         self._state = RuntimeState.UNOPENED
         self._stack: AsyncExitStack | None = None
         self._close_lock = asyncio.Lock()
+        self._started_at = ""
+        self._status_error: str | None = None
+        self._record_lock = asyncio.Lock()
+        self._status_lock = asyncio.Lock()
+        self._appended: RoundReport | None = None
+        self._status_begun = False
 
     # what the host passed in ----------------------------------------------------
 
@@ -178,12 +241,9 @@ class Runtime:
         return self._root
 
     @property
-    def clock(self) -> Clock:
-        return self._clock
-
-    @property
-    def fs(self) -> FileSystem:
-        return self._fs
+    def owner(self) -> str:
+        """The name this runtime records in the root's lock and status file."""
+        return self._owner
 
     # lifecycle ---------------------------------------------------------------
 
@@ -209,6 +269,23 @@ class Runtime:
                       "work stays pending", err.code)
             return UnavailableProvider(self._config.provider.kind, err.reason)
 
+    async def _take_lock(self, stack: AsyncExitStack) -> None:
+        """The root's lock, before anything else is opened (`RootBusyError` when another
+        owner holds it). Taken in a thread; a cancellation waits for that thread and
+        releases what it took, so a cancelled open never keeps the root."""
+        if self._given_lock is not None:
+            return
+        lock = RootLock(self._root, self._owner)
+        taking = asyncio.ensure_future(asyncio.to_thread(lock.acquire))
+        try:
+            await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            with contextlib.suppress(BaseException):
+                await taking
+            await asyncio.to_thread(lock.release)
+            raise
+        stack.push_async_callback(asyncio.to_thread, lock.release)
+
     async def open(self) -> Runtime:
         """Wire and open every part; on any failure close what was opened and re-raise."""
         if self._state is not RuntimeState.UNOPENED:
@@ -218,12 +295,17 @@ class Runtime:
         try:
             async with AsyncExitStack() as stack:
                 await asyncio.to_thread(prepare_root, self._root)
+                await self._take_lock(stack)
+                self._started_at = datetime.now(UTC).isoformat()
                 self._ring = EventRing(
                     cfg.intake.ring_capacity, replay_window=cfg.intake.replay_window
                 )
                 embedder = await asyncio.to_thread(
                     shared_embedder, cfg.memory.embedder, threads=cfg.memory.embedder_threads
                 )
+                self._embedder = embedder
+                if embedder is not None and cfg.intake.noise_model:
+                    self._noise_model = await asyncio.to_thread(NoiseModel, embedder)
                 self._store = await MemoryStore.open(
                     self._root / "memory.sqlite3",
                     clock=self._clock, settings=cfg.memory, embedder=embedder,
@@ -256,6 +338,8 @@ class Runtime:
                 )
                 for processor in self._processors:
                     self._worker.register(processor)
+                # runs after the worker stopped and before the store and log close
+                stack.push_async_callback(self._write_final_status)
                 if self._start_worker:
                     await self._worker.start()
                     stack.push_async_callback(self._worker.stop)
@@ -274,12 +358,21 @@ class Runtime:
                     )
                     await self._link.start()
                     stack.push_async_callback(self._link.stop)
+                if self._start_worker:
+                    # an owner that runs rounds knows its storage level (and pauses intake
+                    # on a full disk) from the start, as the daemon always did
+                    await self._monitor.check()
+                self._status_begun = True
+                await self._publish_status("running")
+                watcher = asyncio.create_task(self._watch_rounds(), name="runtime-status")
+                stack.push_async_callback(_cancel_task, watcher)
                 self._stack = stack.pop_all()
         except BaseException:
             self._state = RuntimeState.CLOSED
             raise
         self._state = RuntimeState.OPEN
-        log.info("runtime open", extra={"fields": {"provider": self._provider.name}})
+        log.info("runtime open", extra={"fields": {"provider": self._provider.name,
+                                                   "owner": self._owner}})
         return self
 
     def _resume_writer_on_recovery(self) -> Callable[[StorageLevel, bool], None]:
@@ -317,8 +410,11 @@ class Runtime:
             self._context, self._store, self._engine, clock=self._clock, settings=cfg.intake,
             retry_budget=cfg.worker.retry_budget, related_limit=cfg.worker.related_limit,
             zone=self._zone,
+            # a memory's copy of its sources' words lives as long as the log keeps them
+            source_retention=timedelta(days=s.normal_retention_days),
             items_per_call=None if cfg.provider.kind == "deterministic"
             else items_per_call(cfg.provider.max_output_tokens),
+            noise_model=self._noise_model,
         )
         self._sweep = DailySweepProcessor(
             self._context, self._store, self._engine, clock=self._clock, settings=cfg.sweep,
@@ -431,24 +527,24 @@ class Runtime:
             tier=tier, include_inactive=include_inactive, limit=limit
         )
 
-    async def export(self) -> list[dict[str, Any]]:
+    async def export(self) -> list[ExportedMemory]:
         """Every live memory and tombstone as JSON-ready dicts (one per JSON Lines line)."""
         self._require_open()
-        return await self._store.export()
+        return cast(list[ExportedMemory], await self._store.export())
 
     # the phone link ------------------------------------------------------------
 
-    @property
-    def ring(self) -> EventRing:
-        """The intake a phone link session publishes into (a host running its own
-        ANCS or Android session hands it this); `publish` is the one-event form."""
+    def _event_ring(self) -> EventRing:
+        """The ring (for `companion_memory.testing.event_ring`)."""
         self._require_open()
         return self._ring
 
-    def link_status(self) -> dict[str, Any]:
+    def link_status(self) -> LinkStatus:
         """The phone link's state (kind, connected, backing off, last error code,
-        sessions); `{"kind": "none"}` when no link runs. Readable after `close()`."""
-        return self._link.status() if self._link is not None else {"kind": "none"}
+        sessions); `kind` is `none` when no link runs. Readable after `close()`."""
+        if self._link is None:
+            return LinkStatus(kind="none")
+        return LinkStatus.from_dict(self._link.status())
 
     def publish(self, event: NotificationEvent) -> int | None:
         """Put one event into the ring as a phone link would (sync, never blocks)."""
@@ -553,7 +649,9 @@ class Runtime:
         flushed into the log first, so the processors read what is on disk)."""
         self._require_open()
         await self._writer.flush()
-        return await self._worker.run_once(max_batches=max_batches)
+        report = await self._worker.run_once(max_batches=max_batches)
+        await self._record_round(report, explicit=True)
+        return report
 
     @property
     def rounds(self) -> int:
@@ -576,6 +674,48 @@ class Runtime:
         report = await self._worker.wait_rounds(seen + 1)
         return report if self._worker.rounds > seen else None
 
+    async def wait_idle(self) -> RoundReport:
+        """Wait until memory work has caught up with everything taken in so far.
+
+        Precisely: the ring is flushed into the log (no intake waits in RAM), then this
+        waits for a worker round that began after the flush and ended (a) not cut short
+        by the foreground or a stop, (b) with every registered processor run and none
+        failed, and (c) with no processor reporting work left (`pending` 0: no
+        notification and no episode waiting, no sweep day due); and (d) when that round
+        ends the ring again holds nothing unwritten and no notification is pending. The
+        report of that round is returned. A round that misses any of these (new
+        notifications arrived, a batch failed, the backlog was larger than one round)
+        is followed by the next, so this can wait for several rounds: each opens
+        `worker.idle_delay_s` after the agent's last foreground activity. It never
+        runs a round itself (`run_once` does), and it waits as long as work stays
+        undone (a missing model leaves it pending): bound it with `asyncio.timeout`.
+
+        Raises `RuntimeStateError` when the worker is not running (opened with
+        `start_worker=False`, or stopped)."""
+        self._require_open()
+        return await self._wait_idle()
+
+    async def _wait_idle(self) -> RoundReport:
+        names = set(self._worker.processors)
+        while True:
+            if self._worker.state not in (WorkerState.STARTING, WorkerState.RUNNING):
+                raise RuntimeStateError(
+                    "wait_idle needs the worker running (the runtime was opened with "
+                    "start_worker=False, or stop_worker() was called); use run_once()")
+            await self._writer.flush()
+            # a round already under way (a batch in flight) began before the flush:
+            # the one after it is the first that may count
+            seen = self._worker.rounds + (1 if self._worker.status()["busy"] else 0)
+            report = await self._worker.wait_rounds(seen + 1)
+            if self._worker.rounds <= seen or report is None:
+                continue  # the worker stopped: the check above says so
+            ran = {r.processor for r in report.reports}
+            done = (not report.cancelled and not report.errors and ran == names
+                    and all(r.pending == 0 for r in report.reports))
+            if (done and self._writer.status().get("in_ring", 0) == 0
+                    and await self._context.pending_count() == 0):
+                return report
+
     async def stop_worker(self) -> None:
         """Stop memory work now (an in-flight model call is cancelled, nothing from it
         commits); recall, save and intake keep working until `close()`."""
@@ -594,15 +734,15 @@ class Runtime:
         self._require_open()
         return self._monitor.last_report is not None
 
-    async def sweep_status(self) -> dict[str, Any]:
+    async def sweep_status(self) -> SweepStatus:
         """The daily sweep's zone, switches, last window and pending days."""
         self._require_open()
-        return dict(await self._sweep.status())
+        return SweepStatus.from_dict(await self._sweep.status())
 
-    async def sweep_reconcile(self) -> dict[str, Any]:
+    async def sweep_reconcile(self) -> SweepReconcile:
         """Accept a change of the sweep's zone (an explicit operator action)."""
         self._require_open()
-        return dict(await self._sweep.reconcile())
+        return SweepReconcile.from_dict(await self._sweep.reconcile())
 
     def _store_problem(self) -> str | None:
         if self._storage_step.store_problem is not None:
@@ -615,7 +755,11 @@ class Runtime:
     async def status(self) -> RuntimeStatus:
         """Counts, cursors, level, gaps, budgets and the last round (no content)."""
         self._require_open()
-        gaps = await self._context.gaps()
+        return await self._status()
+
+    async def _status(self, gaps: list[Gap] | None = None) -> RuntimeStatus:
+        if gaps is None:
+            gaps = await self._context.gaps()
         return RuntimeStatus(
             root=str(self._root),
             level=self._monitor.level,
@@ -635,6 +779,86 @@ class Runtime:
             last_round=self._worker.last_report,
         )
 
+    # the root's operator files ------------------------------------------------------
+
+    @property
+    def status_file_error(self) -> str | None:
+        """The code of the last failure to write `daemon/status.json` or a round report
+        (a full disk, a damaged file), or None when the last write succeeded. Such a
+        failure never stops the runtime."""
+        return self._status_error
+
+    async def _publish_status(self, state: str, *, stopped_at: str | None = None) -> None:
+        """Rewrite `daemon/status.json`; a failure is logged by code and kept in
+        `status_file_error`, never raised (intake must not stop for it)."""
+        async with self._status_lock:
+            await self._write_status(state, stopped_at)
+
+    async def _write_status(self, state: str, stopped_at: str | None) -> None:
+        try:
+            gaps = await self._context.gaps()
+            status = (await self._status(gaps)).to_dict()
+            previous: dict[str, Any] = {}
+            if self._worker.last_report is None:
+                previous = await asyncio.to_thread(read_previous, self._fs, self._root)
+            snapshot = build_snapshot(
+                status, [g.to_dict() for g in gaps], state=state, owner=self._owner,
+                pid=os.getpid(), started_at=self._started_at, previous=previous,
+                stopped_at=stopped_at,
+            )
+            await asyncio.to_thread(write_status, self._fs, self._root, snapshot)
+        except Exception as exc:
+            log_status_failure(exc)
+            self._status_error = failure_code(exc)
+        else:
+            self._status_error = None
+
+    async def _record_round(self, report: RoundReport, *, explicit: bool) -> None:
+        """Append `report` to the day's report file (once; a round of the worker only
+        when worth keeping, an explicit `run_once` always) and rewrite the status."""
+        async with self._record_lock:
+            if report is not self._appended and (explicit or worth_keeping(report)):
+                try:
+                    await asyncio.to_thread(append_report, self._fs, self._root,
+                                            report.to_dict(), self._clock.now())
+                except Exception as exc:
+                    log_status_failure(exc)
+                    self._status_error = failure_code(exc)
+                    return
+                self._appended = report
+        await self._publish_status("running")
+
+    async def _watch_rounds(self) -> None:
+        """After each round: its report and a fresh status file; between rounds, the
+        status every `storage.check_interval_s` (free space, pending and the link move)."""
+        interval = self._config.storage.check_interval_s
+        while True:
+            seen = self._worker.rounds
+            waiter = asyncio.ensure_future(self._worker.wait_rounds(seen + 1))
+            try:
+                done, _ = await asyncio.wait({waiter}, timeout=interval)
+            finally:
+                if not waiter.done():
+                    waiter.cancel()
+                    await asyncio.gather(waiter, return_exceptions=True)
+            report = self._worker.last_report
+            if waiter in done and report is not None and self._worker.rounds > seen:
+                await self._record_round(report, explicit=False)
+            elif waiter in done:  # the worker stopped: refresh on the interval only
+                await self._publish_status("running")
+                await asyncio.sleep(interval)
+            else:
+                await self._publish_status("running")
+
+    async def _write_final_status(self) -> None:
+        if self._status_begun:
+            await self._publish_status("stopped", stopped_at=datetime.now(UTC).isoformat())
+
+
+async def _cancel_task(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
 
 @dataclass(frozen=True, slots=True)
 class RuntimeStatus:
@@ -647,7 +871,7 @@ class RuntimeStatus:
     root: str
     level: StorageLevel
     storage: Mapping[str, Any]
-    link: Mapping[str, Any]
+    link: LinkStatus
     notifications: Mapping[str, Any]
     intake: Mapping[str, Any]
     """What is durable and what still waits in the ring (`in_ring`, `durable_ring_seq`,
@@ -669,7 +893,7 @@ class RuntimeStatus:
         return {
             "root": self.root,
             "storage": dict(self.storage),
-            "link": dict(self.link),
+            "link": self.link.to_dict(),
             "notifications": dict(self.notifications),
             "intake": dict(self.intake),
             "pending": self.pending,

@@ -1,79 +1,71 @@
-"""The daemon's status file, `<root>/daemon/status.json`: written by the daemon at
-start, after every round and at exit, and by a one-shot command that changed the
-root with no daemon running, so `status` always shows fresh figures."""
+"""The root's status file, `<root>/daemon/status.json`, as every owner writes it.
+
+Whoever owns the root (a host's `Runtime`, the daemon, a one-shot command: each opens
+a `Runtime`) writes it at open, after every round, every `storage.check_interval_s`
+while open, and at close, so `companion-memory status` shows fresh figures whichever
+process holds the root. This module builds the snapshot from a status dictionary and
+writes it; the `Runtime` decides when. A failure to write it never fails the owner:
+it is logged by code (intake must not stop because its status could not be shown).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import os
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 from companion_memory.core.errors import CompanionMemoryError
 from companion_memory.device.logs import fields, get_logger
-from companion_memory.device.output import warn
-from companion_memory.device.reports import StatusFileError, read_status, write_status
-from companion_memory.device.runtime import Runtime
+from companion_memory.device.reports import StatusFileError, read_status
+from companion_memory.storage.fs import FileSystem
+
+GAPS_KEPT = 200
+"""How many of the latest gaps the file lists in full (`gaps` reads them from here while
+the root is owned)."""
 
 
-def log_status_failure(exc: Exception) -> None:
+def failure_code(exc: BaseException) -> str:
+    return exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
+
+
+def log_status_failure(exc: BaseException) -> None:
     """The status file or a round report could not be written: log the code, keep running."""
-    code = exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
-    get_logger("daemon").error("status or report not written; the daemon keeps running",
-                               extra=fields(code=code))
+    get_logger("daemon").error("status or report not written; the owner keeps running",
+                               extra=fields(code=failure_code(exc)))
 
 
-async def publish_status(runtime: Runtime, state: str, started_at: str,
-                          stopped_at: str | None = None) -> None:
-    snapshot = (await runtime.status()).to_dict()
-    gaps = await runtime.gaps()
-    snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
+def read_previous(fs: FileSystem, root: Path) -> dict[str, Any]:
+    """The file as it is (empty when absent or unreadable: the new snapshot replaces it).
+    Blocking."""
+    try:
+        return read_status(fs, root) or {}
+    except StatusFileError:
+        return {}
+
+
+def build_snapshot(status: Mapping[str, Any], gaps: Sequence[Mapping[str, Any]], *,
+                   state: str, owner: str, pid: int, started_at: str,
+                   previous: Mapping[str, Any], stopped_at: str | None = None) -> dict[str, Any]:
+    """The file's content: the runtime's status, the latest gaps in full, and who wrote it.
+
+    `state` is `running` while the owner is open and `stopped` once it closed; `owner` is
+    the name in the root's lock (`run` for the daemon, `runtime` for a host, the
+    command's name otherwise). The last round survives from `previous` when this owner
+    ran none."""
+    snapshot = dict(status)
+    snapshot["gaps"] = {**dict(snapshot.get("gaps") or {}),
+                        "all": [dict(g) for g in gaps[-GAPS_KEPT:]]}
+    if snapshot.get("last_round") is None:
+        snapshot["last_round"] = previous.get("last_round")
     snapshot.update({
         "state": state,
-        "pid": os.getpid(),
+        "owner": owner,
+        "updated_by": owner,
+        "pid": pid,
         "started_at": started_at,
         "updated_at": datetime.now(UTC).isoformat(),
     })
     if stopped_at is not None:
         snapshot["stopped_at"] = stopped_at
-    await asyncio.to_thread(write_status, runtime.fs, runtime.root, snapshot)
-
-
-async def publish_idle_status(runtime: Runtime, command: str) -> None:
-    """Rewrite the status file after a one-shot command (`feed`, `once`, ...) changed
-    the root with no daemon running, so `status` shows fresh pending, cursors and gaps.
-
-    The last round and the daemon's start time survive from the previous file when
-    the command ran no round. Cancellation leaves the previous file in place.
-
-    The command's work is committed before this runs, so a failure here (a corrupt
-    or unwritable status file, a full disk) never fails the command: it is logged by
-    code and told on stderr in one line, and a corrupt file is replaced."""
-    try:
-        await _publish_idle_status(runtime, command)
-    except Exception as exc:
-        log_status_failure(exc)
-        code = exc.code if isinstance(exc, CompanionMemoryError) else type(exc).__name__
-        warn(f"companion-memory: {command}: the work is committed, but the status file was "
-             f"not updated ({code}); `status` shows older figures until the next command")
-
-
-async def _publish_idle_status(runtime: Runtime, command: str) -> None:
-    try:
-        previous = await asyncio.to_thread(read_status, runtime.fs, runtime.root) or {}
-    except StatusFileError:  # unreadable: the fresh snapshot below replaces it
-        previous = {}
-    if not runtime.storage_checked:  # no round ran: read the real level now
-        await runtime.check_storage()
-    snapshot = (await runtime.status()).to_dict()
-    gaps = await runtime.gaps()
-    snapshot["gaps"]["all"] = [g.to_dict() for g in gaps[-200:]]
-    if snapshot.get("last_round") is None:
-        snapshot["last_round"] = previous.get("last_round")
-    snapshot.update({
-        "state": "stopped",
-        "pid": None,
-        "started_at": previous.get("started_at"),
-        "updated_at": datetime.now(UTC).isoformat(),
-        "updated_by": command,
-    })
-    await asyncio.to_thread(write_status, runtime.fs, runtime.root, snapshot)
+    return snapshot

@@ -127,11 +127,9 @@ def hybrid_search(
                 f"SELECT rowid, {COLUMNS} FROM memories WHERE rowid IN ({marks})", chunk
             ):
                 by_rowid[int(row[0])] = record_from_row(tuple(row[1:]))
-        position = {int(r): i for i, r in enumerate(rowids)}
-        for rid in by_rowid:
-            at = position.get(rid)
-            if at is not None:
-                cos_of[rid] = float(sims[at])
+        candidates = np.fromiter(by_rowid, dtype=np.int64)
+        for at in np.nonzero(np.isin(rowids, candidates))[0]:
+            cos_of[int(rowids[at])] = float(sims[at])
     weight = query.dense_weight
     scored: list[tuple[MemoryRecord, float, int]] = []
     for rid, record in by_rowid.items():

@@ -121,6 +121,17 @@ def _expiry(
     return None
 
 
+def _event_expiry(event_end: datetime, detail_until: datetime | None,
+                  ttl_end: datetime) -> datetime:
+    """When a Temporary memory about a dated event expires: when the event is over, but
+    not before the sooner of its Temporary TTL's end and its sources leaving the log
+    (`detail_until`), so a notification processed after its event was over is still
+    recalled for a while. Without sources in the log, the event's end alone."""
+    if detail_until is None:
+        return event_end
+    return max(event_end, min(detail_until, ttl_end))
+
+
 def _live_target(
     conn: sqlite3.Connection, intent: MemoryIntent, now: datetime
 ) -> MemoryRecord:
@@ -183,11 +194,8 @@ def _create(
     _check_rejection(conn, intent.memory_id, norm)
     now_us = to_us(now)
     expires = _expiry(intent.tier, intent.auto, now, *ttls)
-    if intent.tier is Tier.TEMPORARY and expires is not None:
-        if intent.event_end is not None:
-            expires = intent.event_end
-        if intent.detail_until is not None:
-            expires = max(expires, intent.detail_until)
+    if intent.tier is Tier.TEMPORARY and expires is not None and intent.event_end is not None:
+        expires = _event_expiry(intent.event_end, intent.detail_until, expires)
     elif intent.tier is Tier.LONG_TERM and expires is not None and intent.event_end is not None:
         # an upcoming event is kept until it is over, however far off it is
         expires = max(expires, intent.event_end)
@@ -246,19 +254,23 @@ def _apply_one(
             base["detail"] = intent.detail
             until = intent.detail_until
             base["detail_until_us"] = None if until is None else to_us(until)
+            # newer sources' words (a notification's update) renew a Temporary memory
+            # for the Temporary TTL from now
+            renewed = now + ttls[0]
             if until is not None and record.tier is Tier.TEMPORARY and (
-                record.expires_at is not None and until > record.expires_at
+                record.expires_at is not None and renewed > record.expires_at
             ):
-                base["expires_us"] = to_us(until)
+                base["expires_us"] = to_us(renewed)
         if intent.event_end is not None and record.tier is Tier.TEMPORARY:
-            floor = intent.detail_until or record.created_at
-            base["expires_us"] = to_us(max(intent.event_end, floor))
+            floor = record.created_at if intent.detail_until is None else now + ttls[0]
+            base["expires_us"] = to_us(_event_expiry(intent.event_end, intent.detail_until,
+                                                     floor))
         if record.tier is Tier.LONG_TERM and record.auto:
             # a changed or restated fact is a reinforcement: it lives the TTL from now (and
             # an upcoming event until it is over), never less than it had
-            renewed = max(now + ttls[1], intent.event_end or now)
-            if record.expires_at is None or renewed > record.expires_at:
-                base["expires_us"] = to_us(renewed)
+            renewed_lt = max(now + ttls[1], intent.event_end or now)
+            if record.expires_at is None or renewed_lt > record.expires_at:
+                base["expires_us"] = to_us(renewed_lt)
     elif op is IntentOp.REINFORCE:
         base.update(
             reinforced=record.reinforced + 1,

@@ -14,7 +14,6 @@ tier and expiry are filtered in the same statement.
 from __future__ import annotations
 
 import math
-import re
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
@@ -25,13 +24,12 @@ from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, record_from_row
 from companion_memory.memory.search_text import (
     fold,
-    joined_forms,
+    joined_words,
     language,
     search_document,
     word_forms,
+    words_of,
 )
-
-_WORD = re.compile(r"[^\W_]+")
 
 _STOPWORD_TEXT = """
     a about above after again against all am an and any are as at be because been
@@ -61,14 +59,16 @@ def query_terms(text: str) -> list[str]:
     (`memory.search_text.word_forms`), stopwords dropped, order kept, unique.
 
     A hyphenated word also gives its joined form ("wi-fi": `wi`, `fi`, `wifi`), which
-    the index holds for hyphenated words (`memory.search_text`).
+    the index holds for hyphenated words (`memory.search_text`). A run of Chinese,
+    Japanese or Korean characters gives its character bigrams, as the index holds it
+    ("歯医者": `歯医`, `医者`), so a word inside a run is found.
     """
     if not isinstance(text, str):
         return []
     folded = text.casefold()
-    words = _WORD.findall(folded)
+    words = words_of(folded)
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
-        words += [j for j in joined_forms(folded) if _WORD.fullmatch(j)]
+        words += joined_words(folded)
     langs = language(words)
     terms = [
         form for w in words if fold(w) not in STOPWORDS for form in word_forms(w, langs)

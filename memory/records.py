@@ -314,12 +314,15 @@ class MemoryIntent:
     """create/update: search-only words (the sources' own text) indexed beside `text`;
     never shown or exported. None on update keeps the record's detail."""
     event_end: datetime | None = None
-    """create/update of a Temporary record: it expires when this event is over (but not
-    before `detail_until`) instead of after the Temporary TTL. Of an automatic Long-Term
-    record: it does not expire before the event is over."""
+    """create/update of a Temporary record: it expires when this event is over instead
+    of after the Temporary TTL (with `detail_until`: not before the sooner of the TTL's
+    end and `detail_until`). Of an automatic Long-Term record: it does not expire before
+    the event is over."""
     detail_until: datetime | None = None
-    """When `detail` is cleared (its sources leave the log). A Temporary record created or
-    updated with it does not expire before it, so recall keeps what the log holds."""
+    """When `detail` is cleared (its sources leave the log). It never makes a record
+    outlive its Temporary TTL: a Temporary record expires after the TTL (or as
+    `event_end` says), with its detail; an update that brings it renews a Temporary
+    record for the TTL from then."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.memory_id, str) or not self.memory_id.strip():

@@ -279,3 +279,13 @@ delete removes a row by rowid and FTS5 tokenizes what it stored, instead of the
 external-content 'delete' that needed the very tokens of the insert recomputed by
 `cm_search_doc`. The new table is filled from the active memories, which also replaces
 a structure record grown by repeated 'optimize' (the failure after ~2,000 rounds)."""
+
+FTS_CJK_TOKENS = """
+DROP TABLE memories_vocab;
+DROP TABLE memories_fts;
+""" + FTS_TABLE + FTS_FILL
+"""Chinese, Japanese and Korean become searchable: `search_document` holds every run of
+their characters as overlapping character bigrams instead of one token per run
+(`memory.search_text`). The index keeps its own copy of each document since 0008, so
+it is dropped and filled again from the active memories, as `memory.fts_index.repair`
+does; the triggers of 0008 stay as they are (they name the table, not its storage)."""

@@ -19,6 +19,17 @@ every hyphenated word with its hyphens removed ("Wi-Fi" -> "WiFi"). Texts withou
 a hyphenated word are indexed unchanged. Query side, `memory.recall.query_terms`
 adds the joined form of a hyphenated query word, so `wi-fi` also finds "WiFi".
 
+Chinese, Japanese and Korean (since migration `0010_memory_fts_cjk_tokens`): these
+scripts do not put spaces between words, so to `unicode61` a whole run of kanji, kana,
+hanzi or hangul is one token, and no word inside it could be found ("歯医者" in
+"明日10時に歯医者の予約があります", "치과" in "치과에"). The index and the query hold
+every such run as its overlapping character bigrams instead ("歯医者" -> `歯医`, `医者`),
+a run of a single character as that character (`words_of`): a word of two or more
+characters inside a run is then found by the bigrams it is made of, whatever the
+particles or words around it, with no dictionary. The runs are NFKC-normalized
+(half-width katakana as full-width) and never stemmed or accent-folded (folding would
+take the voicing marks off kana and split hangul into jamo).
+
 The SQL triggers call this as `cm_search_text(text)` (registered on every store
 connection by `register`), both to insert and to delete index entries, so it must
 stay deterministic; changing what it returns needs a new migration that rebuilds
@@ -66,6 +77,68 @@ DETAIL_LIMIT_BYTES = 4096 * 2
 
 TOKEN = re.compile(r"[^\W_]+")
 """A word, as FTS5's unicode61 tokenizer splits them (letters and digits)."""
+
+CJK_CHARS = (
+    "\u1100-\u11ff"  # Hangul Jamo
+    "\u3005-\u3007\u303b"  # 々 〆 〇 〻
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3100-\u312f\u3130-\u318f"  # Bopomofo, Hangul compatibility Jamo
+    "\u31f0-\u31ff"  # Katakana phonetic extensions
+    "\u3400-\u4dbf\u4e00-\u9fff"  # CJK Unified Ideographs (and extension A)
+    "\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"  # Hangul syllables and Jamo extensions
+    "\uf900-\ufaff"  # CJK Compatibility Ideographs
+    "\uff66-\uff9f"  # half-width Katakana
+    "\U00020000-\U0003134f"  # CJK Unified Ideographs extensions B-H, compatibility supplement
+)
+"""The characters of scripts written without spaces between words (Han, kana, hangul),
+all of them letters to `unicode61` and to `TOKEN`."""
+
+_CJK_RUN = re.compile(f"([{CJK_CHARS}]+)")
+
+
+def is_cjk(term: str) -> bool:
+    """Whether `term` is a CJK bigram or unigram of `words_of` (it starts with a CJK
+    character; the other words hold none)."""
+    return _CJK_RUN.match(term) is not None
+
+
+def cjk_terms(run: str) -> list[str]:
+    """The overlapping character bigrams of a CJK run ("歯医者" -> 歯医, 医者), NFKC-normalized;
+    a single character is its own term."""
+    run = unicodedata.normalize("NFKC", run)
+    if len(run) < 2:
+        return [run] if run else []
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def words_of(folded: str) -> list[str]:
+    """The words of casefolded text in order, as `TOKEN` finds them, except that each run
+    of CJK characters becomes its bigrams (`cjk_terms`): "10時に歯医者" -> 10, 時に, に歯,
+    歯医, 医者. Text without CJK characters gives exactly `TOKEN.findall(folded)`."""
+    words = TOKEN.findall(folded)
+    if _CJK_RUN.search(folded) is None:
+        return words
+    out: list[str] = []
+    for word in words:
+        if _CJK_RUN.search(word) is None:
+            out.append(word)
+            continue
+        for i, part in enumerate(_CJK_RUN.split(word)):
+            if i % 2:  # the split's odd parts are the captured CJK runs
+                out += cjk_terms(part)
+            elif part:
+                out.append(part)
+    return out
+
+
+def joined_words(folded: str) -> list[str]:
+    """The joined forms of the hyphenated words of casefolded text ("wi-fi" -> wifi), as
+    words: a joined form's CJK part is left out (its bigrams are among `words_of` already)."""
+    return [
+        part for joined in joined_forms(folded) if TOKEN.fullmatch(joined)
+        for part in words_of(joined) if not is_cjk(part)
+    ]
+
 
 _STEMMERS = (snowballstemmer.stemmer("english"), snowballstemmer.stemmer("german"))
 _REVERSE_SKIP = frozenset(
@@ -119,7 +192,10 @@ def language(words: list[str]) -> int:
 
 @lru_cache(maxsize=65536)
 def word_forms(word: str, langs: int = BOTH) -> tuple[str, ...]:
-    """The index and query forms of one casefolded word: its English and/or German stems."""
+    """The index and query forms of one casefolded word: its English and/or German stems;
+    a CJK term of `words_of` stands for itself."""
+    if is_cjk(word):
+        return (word,)
     forms = [fold(stemmer.stemWord(word)) for flag, stemmer in zip((ENGLISH, GERMAN),
                                                                     _STEMMERS, strict=True)
              if langs & flag]
@@ -179,6 +255,8 @@ def gloss_words(word: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=65536)
 def _indexed_forms(word: str, langs: int) -> str:
+    if is_cjk(word):
+        return word
     forms = list(word_forms(word, langs))
     for other in gloss_words(word):
         for token in TOKEN.findall(other):
@@ -187,12 +265,13 @@ def _indexed_forms(word: str, langs: int) -> str:
 
 
 def document_terms(text: str) -> str:
-    """The stems (and glossary stems) of every word of `text`, space separated."""
+    """The stems (and glossary stems) of every word of `text`, and the bigrams of its CJK
+    runs (`words_of`), space separated."""
     folded = text.casefold()
-    words = TOKEN.findall(folded)
+    words = words_of(folded)
     langs = language(words)
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
-        words += [j for j in joined_forms(folded) if TOKEN.fullmatch(j)]
+        words += joined_words(folded)
     return " ".join(_indexed_forms(word, langs) for word in words)
 
 

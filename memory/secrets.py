@@ -14,16 +14,21 @@ Two shapes are found:
 - a code-like value near an authentication word, in English, German, French, Italian,
   Spanish, Dutch, Polish, Portuguese, Swedish, Danish/Norwegian, Finnish, Turkish,
   Czech, Russian, Chinese, Japanese and Korean: "Ihr Code lautet 318-774", "pushTAN:
-  66 21 08", "Enter 739104 on the website", "Twój kod to 5 8 2 6", "验证码 556091".
+  66 21 08", "Enter 604218 on the website", "Twój kod to 5 8 2 6", "验证码 556091".
   Digit groups may be split by spaces or dashes; letters and digits mixed count too.
   Compound words are seen as such: "Abholcode", "Türcode", "digicode" are secret
-  words, "Barcode", "Postcode", "Rabattcode", "dress code", "code review" are not.
+  words, "Barcode", "Postcode", "Rabattcode", "dress code", "code review" are not;
+- a code found by the structure of its message in any script (`memory.secret_codes`,
+  with the words per language as data in `memory.auth_words`): joined to its word
+  ("VerifyCode:736136", "code:4821", "認証コード：583920"), before it ("0013 is your
+  verification code", "583920は認証コードです"), or alone on a line.
 
 `secret_spans(text)` gives (start, end, reason) of every value; `redact` replaces
 them; `find_secret` names the first kind found (a reason code, never content);
-`auth_message` says whether a text exists only to deliver a code (then nothing else
-in it is worth keeping). Ordinary numbers are left alone: phone, order and tracking
-numbers, prices, dates, times, postcodes and flight numbers.
+`auth_message` says whether a short text marks a code as one-time; `code_message`
+whether a notification is nothing but a one-time code (dropped whole; a secret in
+anything else is redacted and the rest kept). Ordinary numbers are left alone: phone,
+order and tracking numbers, prices, dates, times, postcodes and flight numbers.
 
 Speed: text without a digit can only hold a password, a key, a recovery phrase or an
 all-capitals code, so the number patterns are skipped for it; for ASCII text the key
@@ -36,6 +41,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+
+from companion_memory.memory import secret_codes
 
 REDACTED = "[redacted]"
 
@@ -263,7 +270,7 @@ _PASSWORD_VALUE = re.compile(rf"[^{_NOT_IN_VALUE}]{{4,64}}")
 
 
 def _password_like(token: str) -> bool:
-    """Letters with a digit or an inner symbol ("Ottakring_Bianchi77", "Tr0ub4dor&3"); not a
+    """Letters with a digit or an inner symbol ("Lindenhof_Garten42", "Kx9&plum"); not a
     web address, a time, a date or a plain word."""
     core = token.rstrip(".!:")
     if len(core) < 6 or "://" in core or core.lower().startswith("www."):
@@ -303,7 +310,7 @@ def _password_spans(text: str) -> list[Span]:
             found = _value_span(text, copula.end())
             if found is not None:
                 spans.append((*found, "secret_password"))
-        # a password-like token later in the same message ("the new one is X", "quella
+        # a password-like token later in the same message ("the new one is X", "la
         # nuova è X"): letters and digits mixed, or letters with symbols, 6+ characters
         for token in _TOKEN.finditer(text, match.end(), match.end() + 160):
             word = token.group(0)
@@ -406,7 +413,7 @@ _NOT_SECRET_FOLLOWER = re.compile(
 )
 _GAP = r"[^\d\n.!?。！？]{0,48}?"
 """What may stand between a secret word and its value: a few words, no digits, same
-sentence ("Il codice del lucchetto è", "the code is", "Abholcode:")."""
+sentence ("il codice della cassetta è", "the code is", "Abholcode:")."""
 _DIGITS = (r"(?:(?<![\w/.,:+-])|(?<=\bG-))(?!\d{4}-\d{1,2}-\d{1,2}\b|\d{1,2}-\d{1,2}-\d{4}\b)"
            r"\d(?:[ -]?\d){2,9}"
            r"(?![\w/:]|[.,]\d|\s?(?:%|€|\$|£|uhr|h\b|min|km|kg|m\b|mb|gb|eur\b|usd\b|zł|kr\b))")
@@ -462,6 +469,9 @@ def _keyword_ok(match: re.Match[str], text: str) -> bool:
     prefix = (match.group("prefix") or "").casefold().rstrip("-")
     if prefix and any(prefix.endswith(p) for p in _NOT_SECRET_PREFIX):
         return False
+    if secret_codes.ordinary_word(match.group(0)) or \
+            secret_codes.ordinary_before(text, match.start()):
+        return False  # ("Reservation code", "Fund code": `memory.auth_words.NOT_SECRET`)
     before = text[max(0, match.start() - 12):match.start()].casefold()
     if re.search(r"(?:promo|discount|coupon|zip|postal|area|dress|source|gift|voucher|qr"
                  r"|bar|tracking|order|referral|invite|error|status|booking|html|country"
@@ -477,7 +487,7 @@ _LATER_VALUE = re.compile(
     re.IGNORECASE,
 )
 """A code word's value further on in its sentence, after a colon or "is": the words in
-between may hold numbers ("... de 120,00 EUR en TIENDA ONLINE es 837461")."""
+between may hold numbers ("... de 35,50 EUR en la tienda es 581204")."""
 _LATER_COPULA = re.compile(r"[^\n.!?:=：]{0,40}?(?=[:=：]|\b(?:is|ist|lautet|est|è|es|é|är|er"
                            r"|jest|je|heißt)\b)", re.IGNORECASE)
 
@@ -518,12 +528,14 @@ def _code_spans(text: str) -> list[Span]:
             found = _value_span(text, match.end() + lead.end())
             if found is not None and _password_like(text[found[0]:found[1]]):
                 spans.append((*found, "secret_code"))
+    # codes by structure (`memory.secret_codes`): joined to their word, before it, alone
+    spans.extend(secret_codes.code_spans(text))
     # (a value before its code word: only where some code word is; the scan is costly)
     for match in (_VALUE_FIRST.finditer(text) if keywords or _VALUE_FIRST_HINT.search(text)
                   else ()):
         spans.append((match.start("value"), match.end("value"), "secret_code"))
     for match in _ENTER_VALUE.finditer(text):
-        # "Enter 739104 on the website", "Use 482915 to sign in": a bare code to type,
+        # "Enter 604218 on the website", "Use 317752 to sign in": a bare code to type,
         # in a message that speaks of signing in, a code or a confirmation
         # (a number to type into a field is a code even without such words)
         typed = match.group("verb").casefold() in _TYPE_VERBS and \
@@ -536,7 +548,8 @@ def _code_spans(text: str) -> list[Span]:
 # -- one-time code messages ----------------------------------------------------------------
 
 _CODE_TOKEN = (
-    r"(?<![\w.:,/$€£+-])(?:\d{4,8}|\d{3}[ -]\d{3}|G-\d{6}|[A-Z0-9]{3}-[A-Z0-9]{3})"
+    r"(?<![\w.:,/$€£+-])(?!(?:19|20)\d\d\b)"  # (a year is not a code)
+    r"(?:\d{4,8}|\d{3}[ -]\d{3}|G-\d{6}|[A-Z0-9]{3}-[A-Z0-9]{3})"
     r"(?![\w.:,/%-]?\d)"
 )
 _CODE = re.compile(_CODE_TOKEN)
@@ -555,8 +568,7 @@ _OTP_WORDS = re.compile(
     re.IGNORECASE,
 )
 _CODE_PHRASE = re.compile(
-    r"(?<!order )(?<!tracking )(?<!promo )(?<!discount )(?<!coupon )(?<!zip )(?<!postal )"
-    r"(?<!area )(?<!gift )\bcode\b\s*(?:is|:|=)?\s*" + _CODE_TOKEN
+    r"\bcode\b\s*(?:is|:|=)?\s*" + _CODE_TOKEN
     + r"|" + _CODE_TOKEN + r"\s+is\s+your\b[^.\n]{0,40}\bcode\b"
     + r"|\b(?:use|enter|type)\s+" + _CODE_TOKEN + r"\s+(?:to|for|as)\b",
     re.IGNORECASE,
@@ -567,6 +579,15 @@ _CODE_PHRASE_LC = _ascii_twin(_CODE_PHRASE)
 _CODE_PHRASE_WORDS = ("code", "use", "enter", "type")
 
 
+def _code_phrase(pattern: re.Pattern[str], text: str) -> bool:
+    """A code phrase not named as an ordinary code by the word before it ("error code
+    4021", "order code", "promo code": `memory.auth_words.NOT_SECRET`)."""
+    for match in pattern.finditer(text):
+        if not secret_codes.ordinary_before(text, match.start()):
+            return True
+    return False
+
+
 def _is_one_time_code(text: str, low: str | None = None) -> str | None:
     """"verification_code" or "otp" for an English code message, else None."""
     if not _CODE.search(text):
@@ -574,7 +595,7 @@ def _is_one_time_code(text: str, low: str | None = None) -> str | None:
     if low is None:
         if _VERIFY_WORDS.search(text):
             return "verification_code"
-        if _OTP_WORDS.search(text) or _CODE_PHRASE.search(text):
+        if _OTP_WORDS.search(text) or _code_phrase(_CODE_PHRASE, text):
             return "otp"
         return None
     if _VERIFY_WORDS_LC.search(low):
@@ -582,7 +603,7 @@ def _is_one_time_code(text: str, low: str | None = None) -> str | None:
     if _OTP_WORDS_LC.search(low):
         return "otp"
     # every alternative of the phrase needs the literal "code" or use/enter/type
-    if any(word in low for word in _CODE_PHRASE_WORDS) and _CODE_PHRASE_LC.search(low):
+    if any(word in low for word in _CODE_PHRASE_WORDS) and _code_phrase(_CODE_PHRASE_LC, low):
         return "otp"
     return None
 
@@ -673,38 +694,22 @@ def redact(text: str, spans: list[Span] | None = None) -> str:
     return "".join(parts)
 
 
-_AUTH = re.compile(
-    r"""
-    (?:verification|verify|verifizierung|bestätigungs|anmelde|sicherheits|einmal|login|log-in
-     |sign[- ]?in|one[- ]time|2fa|two[- ]factor|zwei[- ]faktor|authenti[cf]|autori[sz]|otp
-     |(?<![^\W\d_])(?:push|m|sms)?tan(?![^\W\d_])|vérification|confirmation|verifica|conferma
-     |verificaci[oó]n|confirmaci[oó]n|verificatie|bevestigings|weryfikac|potwierdz|verificação
-     |подтвержд|для\s+входа|验证码|驗證碼|動態碼|动态码|認証|確認コード|ログイン|인증|doğrulama
-     |verifierings|bekräftelse|engångskod|bekræftelses|bekreftelses|engangskode|vahvistus
-     |kirjautumis|ověřovací|přihlášení|potvrzovací|giriş\s+kodu|tek\s+kullanımlık|blik
-     |do\s+not\s+share|don't\s+share|never\s+share|niemals\s+weiter|nicht\s+weiter|mit\s+niemandem
-     |nicht\s+mit\s+anderen|ne\s+(?:le\s+)?partagez|non\s+condividere|no\s+compartas|deel\s+deze
-     |nie\s+udostępniaj|não\s+compartilhe|não\s+partilhe|dela\s+inte|del\s+ikke|paylaşmayın
-     |никому\s+не|nikomu\s+nesdělujte|请勿泄露|不要告诉|誰にも教えない|他人に教えない
-     |enter\s+(?:the\s+)?code|code\s+eingeben|gib\s+(?:den\s+)?code|to\s+sign\s+in|zum\s+anmelden
-     |steam\s+guard|will\s+never\s+(?:call|ask)|niemandem|zur\s+bestätigung|anmeldung|freigabe
-     |bestsign|ne\s+le\s+(?:communiquez|transmettez|donnez)|connexion|validation|de\s+sécurité
-     |non\s+(?:fornirlo|comunicarlo|condividerlo)|per\s+accedere|accesso|no\s+l[oa]\s+(?:facilites
-     |compartas|compartes)|nunca\s+te\s+lo|firma|para\s+operar|digid|sms-code|inlog|nooit
-     |nikomu|logowani|do\s+przelewu|kod\s+sms|nunca\s+informe|código\s+de\s+acesso|mb\s+way
-     |lämna\s+aldrig|logga\s+in|giv\s+aldrig|logge\s+ind|aldri\s+oppgi|logge\s+inn|請勿|请勿|透露
-     |动态密码|ワンタイムパスワード|教えない|kimseyle|никому|nesdělujte|paylaşma|sicherheitscode)
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
-AUTH_MESSAGE_WORDS = 30
+AUTH_MESSAGE_WORDS = secret_codes.AUTH_MESSAGE_WORDS
 """A code message longer than this many words says more than the code: it is redacted."""
 
 
 def auth_message(text: str) -> bool:
-    """True when `text` is there to deliver a login/verification code (drop it whole): an
-    authentication word, and no more words than such a message has."""
-    return _AUTH.search(text) is not None and len(text.split()) <= AUTH_MESSAGE_WORDS
+    """True when `text` is short (`AUTH_MESSAGE_WORDS`) and marks a code as one-time: an
+    authentication word or a do-not-share or expiry warning of `memory.auth_words`."""
+    return secret_codes.one_time_marked(text) and len(text.split()) <= AUTH_MESSAGE_WORDS
+
+
+def code_message(body: str, title: str = "") -> bool:
+    """True when a notification (its subtitle and body in `body`, its sender in `title`)
+    is nothing but a one-time code: drop it whole. A secret inside anything else (a
+    booking with its door PIN, a parcel locker with its pickup code) is redacted and the
+    rest kept. See `memory.secret_codes.code_only`."""
+    return secret_codes.code_only(body, title, secret_spans(body))
 
 
 def normalize_digits(text: str) -> str:

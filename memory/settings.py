@@ -2,7 +2,11 @@
 live, and the embedding model recall fuses with BM25.
 
 `MemoryStore.open(settings=...)` takes them; the TTLs are days here and
-`timedelta`s in the store.
+`timedelta`s in the store. A notification's Temporary memory lives `temporary_ttl_days`
+(or until its event is over); the default, 14, is the notification log's retention at
+the Normal storage level (`storage.normal_retention_days`), so by default a memory and
+the notification it came from leave together (docs/configuration.md, "Memory
+lifetimes").
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from companion_memory.memory.embedding import E5_SMALL, EMBEDDERS
 
 @dataclass(frozen=True, slots=True)
 class MemorySettings:
-    temporary_ttl_days: float = setting(7.0, low=0.01, high=3650.0, doc="Temporary expiry")
+    temporary_ttl_days: float = setting(14.0, low=0.01, high=3650.0,
+                                        doc="Temporary expiry (a notification's memory too)")
     long_term_ttl_days: float = setting(90.0, low=0.01, high=36_500.0,
                                         doc="auto Long-Term expiry")
     embedder: str = setting(E5_SMALL, choices=EMBEDDERS,

@@ -77,8 +77,8 @@ DEFAULT_LONG_TERM_TTL = timedelta(days=90)
 PERSONAL_TIERS = (Tier.TEMPORARY, Tier.LONG_TERM)
 RECALL_LIMIT_MAX = 100
 EMBED_BATCH = 8
-"""Memories embedded per model call by `index_vectors` (about 70 ms on one core): the
-longest a recall waits behind the worker for the shared model."""
+"""Memories embedded per model call by `index_vectors` (0.1-3 s of one core, by their
+length). A recall does not wait for it: questions have their own lock on the model."""
 EMBED_AFTER_WRITE = 64
 """A write embeds at most this many memories lacking a vector before it returns; the
 storage step of the next round embeds the rest."""

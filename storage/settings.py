@@ -27,7 +27,7 @@ class StorageSettings:
     warning_retention_days: int = setting(7, low=1, high=3650)
     critical_retention_days: int = setting(1, low=0, high=3650)
     check_interval_s: float = setting(60.0, low=1.0, high=86_400.0,
-                                      doc="daemon status refresh between rounds")
+                                      doc="status file refresh between rounds")
 
     def __post_init__(self) -> None:
         validate_settings(self)

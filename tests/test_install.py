@@ -32,5 +32,7 @@ def test_the_wheel_installs_one_import_name(tmp_path: Path) -> None:
     for package in ("core", "ble", "storage", "memory", "agent", "device"):
         assert f"companion_memory/{package}/__init__.py" in names
     assert "companion_memory/device/data/sample_day.jsonl" in names
+    # PEP 561: without the marker a host's mypy ignores every annotation of the package
+    assert "companion_memory/py.typed" in names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "companion_memory.device.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()

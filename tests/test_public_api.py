@@ -4,7 +4,10 @@ everything is imported through the one name the package installs."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
+import inspect
+import typing
 from pathlib import Path
 
 import pytest
@@ -77,4 +80,81 @@ def test_no_test_or_bench_imports_a_bare_product_module() -> None:
                     continue
                 offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
                               if n.split(".")[0] in ALLOWED]
+    assert offenders == []
+
+
+def _named_types(hint: object, found: set[type]) -> None:
+    """The product's own classes a type hint names (through unions, generics, aliases)."""
+    origin = typing.get_origin(hint)
+    if origin is not None:
+        if isinstance(origin, type) and origin.__module__.startswith(NAME):
+            found.add(origin)
+        for arg in typing.get_args(hint):
+            _named_types(arg, found)
+        return
+    if isinstance(hint, type) and hint.__module__.startswith(NAME):
+        found.add(hint)
+
+
+def _fields_of(cls: type) -> dict[str, object]:
+    """The annotated fields of a dataclass or TypedDict (what a result carries)."""
+    if dataclasses.is_dataclass(cls) or typing.is_typeddict(cls):
+        return typing.get_type_hints(cls)
+    return {}
+
+
+def test_every_type_the_host_api_takes_or_returns_is_exported() -> None:
+    """Walk the annotations of every public method and property of `Runtime`, and the
+    fields of every dataclass or TypedDict they name, transitively: each class of the
+    product named there is importable from `companion_memory` itself."""
+    module = importlib.import_module(NAME)
+    runtime = module.Runtime
+    found: set[type] = set()
+    for name, member in inspect.getmembers(runtime):
+        if name.startswith("_") and name != "__init__":
+            continue
+        function = member.fget if isinstance(member, property) else member
+        if not callable(function):
+            continue
+        for hint in typing.get_type_hints(function).values():
+            _named_types(hint, found)
+    assert {"RecallHit", "SaveResult", "RecordResult", "Gap", "RoundReport",
+            "StorageLevel"} <= {t.__name__ for t in found}
+    queue, seen = list(found), set(found)
+    while queue:
+        for hint in _fields_of(queue.pop()).values():
+            more: set[type] = set()
+            _named_types(hint, more)
+            for cls in more - seen:
+                seen.add(cls)
+                queue.append(cls)
+    missing = sorted(f"{t.__module__}.{t.__name__}" for t in seen
+                     if getattr(module, t.__name__, None) is not t)
+    assert missing == [], f"named by the host API but not exported: {missing}"
+    assert {t.__name__ for t in seen} <= set(module.__all__)
+
+
+def test_the_runtime_hands_out_none_of_its_parts() -> None:
+    """`ring`, `fs` and `clock` are private; tests reach them through
+    `companion_memory.testing`."""
+    module = importlib.import_module(NAME)
+    public = {name for name in dir(module.Runtime) if not name.startswith("_")}
+    assert not public & {"ring", "fs", "clock", "store", "worker", "context", "monitor"}
+    testing = importlib.import_module(f"{NAME}.testing")
+    assert set(testing.__all__) == {"event_ring", "runtime_clock", "runtime_file_system"}
+
+
+def test_no_host_method_returns_a_plain_dict() -> None:
+    module = importlib.import_module(NAME)
+    offenders = []
+    for name, member in inspect.getmembers(module.Runtime):
+        if name.startswith("_"):
+            continue
+        function = member.fget if isinstance(member, property) else member
+        if not callable(function):
+            continue
+        returned = typing.get_type_hints(function).get("return")
+        text = repr(returned)
+        if "dict[str, typing.Any]" in text or returned is dict:
+            offenders.append(f"{name} -> {text}")
     assert offenders == []

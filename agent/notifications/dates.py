@@ -1,16 +1,24 @@
-"""Day words in a notification, and the dates they name.
+"""Day words and dates in a notification, and the dates they name.
 
 A memory that says "tomorrow 10:00" is wrong the next day. `day_mentions` finds the
 words that name a day relative to when the notification was posted ("today",
-"tomorrow", "morgen", "Donnerstag", "next Tuesday", "demain", "domani", "mañana",
-"overmorgen") in English, German, French, Italian, Spanish and Dutch, and resolves
-each to a calendar date from the notification's local date; `with_dates` writes that
-date next to the word ("tomorrow (Wed 2 Dec)"), so the statement stays true when it
-is read later. A weekday name means its next occurrence (today's name means today);
-"next"/"nächsten" before it means the same occurrence, a week on when it is today;
-"every Thursday" names a habit and no date.
+"tomorrow", "morgen", "Donnerstag", "next Tuesday", "jutro", "yarın", "明日", "내일",
+"下周一") in the locales of `agent.notifications.day_words` (the words are data there,
+this module is the logic), and resolves each to a calendar date from the
+notification's local date; `with_dates` writes that date next to the word ("tomorrow
+(Wed 2 Dec)"), so the statement stays true when it is read later. A weekday name means
+its next occurrence (today's name means today); "next"/"nächsten" before it means the
+same occurrence, a week on when it is today; 下周/来週/다음 주 before it mean that day of
+the next calendar week; "every Thursday" names a habit and no date.
 A German "morgen" directly after a day word ("Freitag morgen", "heute Morgen") or an
 article or greeting ("am Morgen", "Guten Morgen") is the morning, not tomorrow.
+
+Explicit dates are found too, in their numeric and written forms: 22.03. and
+22.03.2026, 22/03 (03/22 where only that reading is a date), 2026-03-22, 3月22日 and
+2026年3月22日, 3월 22일, "22 marca", "22. März", "March 22nd", "22 de marzo". A date
+without a year is the occurrence nearest the posting day. A text that holds an explicit
+date and a weekday word gets the date: the weekday is not guessed ("Freitag, 22.03."
+names the 22nd, whatever Friday comes next).
 
 `has_day_word` is the cheap question the noise filter asks: does a short message
 name a day at all (then it may carry a plan and is kept).
@@ -19,89 +27,211 @@ name a day at all (then it may carry a plan and is kept).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-_RELATIVE = {
-    # today
-    "today": 0, "tonight": 0, "heute": 0, "heut": 0, "aujourd'hui": 0, "ce soir": 0,
-    "oggi": 0, "stasera": 0, "hoy": 0, "esta noche": 0, "vandaag": 0, "vanavond": 0,
-    # tomorrow
-    "tomorrow": 1, "tmrw": 1, "morgen": 1, "demain": 1, "domani": 1, "mañana": 1,
-    # the day after tomorrow
-    "day after tomorrow": 2, "übermorgen": 2, "après-demain": 2, "dopodomani": 2,
-    "pasado mañana": 2, "overmorgen": 2,
-}
-_WEEKDAYS = {
-    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5,
-    "sunday": 6,
-    "montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5,
-    "sonnabend": 5, "sonntag": 6,
-    "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5,
-    "dimanche": 6,
-    "lunedì": 0, "martedì": 1, "mercoledì": 2, "giovedì": 3, "venerdì": 4, "sabato": 5,
-    "domenica": 6,
-    "lunes": 0, "martes": 1, "miércoles": 2, "jueves": 3, "viernes": 4, "sábado": 5,
-    "domingo": 6,
-    "maandag": 0, "dinsdag": 1, "woensdag": 2, "donderdag": 3, "vrijdag": 4, "zaterdag": 5,
-    "zondag": 6,
-}
-_NEXT = r"(?:next|nächsten|nächste|kommenden|kommende|prochain|prossimo|próximo|volgende)"
-_WORDS = sorted([*_RELATIVE, *_WEEKDAYS], key=len, reverse=True)
+from companion_memory.agent.notifications.day_words import LOCALES, key
+
+_RELATIVE = {key(w): n for words in LOCALES.values() for w, n in words.relative.items()}
+_WEEKDAYS = {key(w): n for words in LOCALES.values() for w, n in words.weekdays.items()}
+_MONTHS = {key(w): n for words in LOCALES.values() for w, n in words.months.items()}
+_HAN_KANA = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+
+
+def _alternation(words: Iterable[str]) -> str:
+    """A regex that matches any of `words` (case aside), each with the word boundaries its
+    script needs: none for Chinese and Japanese (written without spaces between words),
+    a word start for Korean (particles follow a word: 내일은), a whole word otherwise. A
+    space in a word matches any run of white space. The words are laid out as a trie, so
+    a position that starts no word costs one character test, not one per word."""
+    unique = set(words)
+    han = [w for w in unique if _HAN_KANA.match(w)]
+    hangul = [w for w in unique if _HANGUL.match(w)]
+    spaced = [w for w in unique if w not in han and w not in hangul]
+    firsts = "".join(sorted({ch for w in unique for ch in (w[0], w[0].upper())}))
+    parts = []
+    if spaced:
+        parts.append(rf"(?<![\w-])(?:{_trie(spaced)})(?![\w-])")
+    if hangul:
+        parts.append(rf"(?<![\w-])(?:{_trie(hangul)})")
+    if han:
+        parts.append(_trie(han))
+    # a lookahead of the words' first letters: most positions fail on one test
+    return f"(?=[{re.escape(firsts)}])(?:{'|'.join(parts)})" if parts else "(?!)"
+
+
+def _trie(words: Iterable[str]) -> str:
+    """A regex of `words` as a trie (longer words first where one is a prefix of another)."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for ch in " ".join(word.split()):
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _node(root)
+
+
+def _node(node: dict[str, Any]) -> str:
+    """The regex of a trie node: its branches, optional where a word ends at the node."""
+    branches = [
+        (r"\s+" if ch == " " else re.escape(ch)) + _node(child)
+        for ch, child in sorted(node.items()) if ch
+    ]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+    return f"(?:{body})?" if "" in node else body
+
+
+def _all(field: str) -> list[str]:
+    """The words of one field of every locale."""
+    return [w for words in LOCALES.values() for w in getattr(words, field)]
+
+
+_WORDS = {*_all("relative"), *_all("weekdays")}
 _DAY = re.compile(
-    rf"(?<![\w-])(?:(?P<next>{_NEXT})\s+)?(?P<word>{'|'.join(re.escape(w) for w in _WORDS)})"
-    r"(?![\w-])",
+    rf"(?:(?P<next>{_alternation(_all('next'))})\s+"
+    rf"|(?P<week>{_alternation(_all('next_week'))})\s*)?"
+    rf"(?P<word>{_alternation(_WORDS)})",
     re.IGNORECASE,
 )
-_EVERY = re.compile(
-    r"(?:every|each|jeden|jede|immer|chaque|tous les|ogni|cada|todos los|elke|iedere)\s+$",
-    re.IGNORECASE,
-)
+_EVERY = re.compile(rf"(?:{_alternation(_all('every'))})\s*$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"'s\b")
 _MORNING_NOUN = re.compile(
     r"(?<![\w-])(?:guten|am|den|diesen|jeden|einen|schönen|schoenen|good)\s+$", re.IGNORECASE
 )
 _AFTER_DAY_MORNING = re.compile(
-    rf"(?:{'|'.join(re.escape(w) for w in _WORDS if w != 'morgen')})\s+$", re.IGNORECASE
+    rf"(?:{_alternation(w for w in _WORDS if w != 'morgen')})\s+$", re.IGNORECASE
 )
-_ENGLISH_WEEKDAYS = frozenset(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-)
+_ENGLISH_WEEKDAYS = frozenset(LOCALES["en"].weekdays)
 _WEEKDAY_SHORT = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTH_SHORT = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
                 "Dec")
 
+_MONTH_WORD = _alternation(_MONTHS)
+_YEAR = r"(?P<y>\d{4})"
+_DATES = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
+    # 2026-03-22, 2026/3/22
+    r"(?<![\d.\-/])(?P<y>\d{4})([\-/.])(?P<m>\d{1,2})\2(?P<d>\d{1,2})(?![\d\-/])",
+    # 2026年3月22日, 3月22日, 3月22号
+    r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号號]",
+    # 2026년 3월 22일, 3월 22일
+    r"(?:(?P<y>\d{4})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일",
+    # 22.03., 22.3.2026, 22.03.26 (a version number 1.2.3 is none)
+    r"(?<![\d.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?:(?P<y>\d{4}|\d{2})(?![\d.])|(?!\d))",
+    # 22/03, 22/03/2026, 03/22 (month first only where day first is no date)
+    r"(?<![\d/])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])",
+    # 22 marca, 22. März, 22nd of March, 22 de marzo, 1er mars, 22 mart 2026
+    rf"(?<![\d.,:])(?P<d>\d{{1,2}})(?:\.|st|nd|rd|th|er|º)?\s*(?:de\s+|of\s+)?"
+    rf"(?P<mon>{_MONTH_WORD})\.?(?:,?\s+{_YEAR}(?!\d))?",
+    # March 22, March 22nd, 2026
+    rf"(?P<mon>{_MONTH_WORD})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:.,]\d)(?!\d)"
+    rf"(?:,?\s+{_YEAR}(?!\d))?",
+))
+"""Explicit dates (see the module docstring); `_explicit_dates` reads the groups."""
+_DIGIT = re.compile(r"\d")
+_LEAP_DAY = date(2024, 7, 1)
+"""A posting day for asking whether a text holds a date at all (29 February is one)."""
+
 
 @dataclass(frozen=True, slots=True)
 class DayMention:
-    """A day word at `start:end` of the text and the date it names."""
+    """A day word or an explicit date at `start:end` of the text and the date it names;
+    `explicit` for a date written out (which `with_dates` leaves as it is)."""
 
     start: int
     end: int
     day: date
+    explicit: bool = False
 
 
 def day_mentions(text: str, posted: date) -> list[DayMention]:
-    """Every day word in `text`, resolved from `posted`, the notification's local date."""
-    out: list[DayMention] = []
+    """Every day word and explicit date in `text`, in order, resolved from `posted`, the
+    notification's local date. When the text holds an explicit date, its weekday words
+    are not resolved (the date is what it names)."""
+    dates = _explicit_dates(text, posted)
+    out: list[DayMention] = list(dates)
     for match in _DAY.finditer(text):
-        word = match.group("word").casefold()
+        if any(d.start < match.end() and match.start() < d.end for d in dates):
+            continue  # inside a written date
+        word = key(" ".join(match.group("word").split()))
         if _EVERY.search(text[: match.start()]):
-            continue  # "every Thursday", "jeden Montag": a habit, not a day
+            continue  # "every Thursday", "jeden Montag", 每周一: a habit, not a day
         if _is_morning(text, match):
             continue  # "Freitag morgen", "heute Morgen", "Guten Morgen": a morning
         if word in _RELATIVE:
-            if match.group("next"):
+            if match.group("next") or match.group("week"):
                 continue  # "nächsten Morgen" and the like name no day
             out.append(DayMention(match.start(), match.end(),
                                   posted + timedelta(days=_RELATIVE[word])))
             continue
-        ahead = (_WEEKDAYS[word] - posted.weekday()) % 7
+        if dates:
+            continue  # "Freitag, 22.03.": the written date, not a guessed Friday
+        weekday = _WEEKDAYS[word]
+        if match.group("week"):  # 下周一, 来週の月曜日: that day of the next calendar week
+            monday = posted - timedelta(days=posted.weekday()) + timedelta(days=7)
+            out.append(DayMention(match.start(), match.end(), monday + timedelta(days=weekday)))
+            continue
+        ahead = (weekday - posted.weekday()) % 7
         if match.group("next") and ahead == 0:
             ahead = 7
         out.append(DayMention(match.start(), match.end(), posted + timedelta(days=ahead)))
-    return out
+    return sorted(out, key=lambda m: m.start)
+
+
+def _explicit_dates(text: str, posted: date) -> list[DayMention]:
+    """The written dates of `text` (`_DATES`), first found first where two overlap."""
+    found: list[DayMention] = []
+    if _DIGIT.search(text) is None:
+        return found  # every written date has a number
+    for pattern in _DATES:
+        for match in pattern.finditer(text):
+            if any(m.start < match.end() and match.start() < m.end for m in found):
+                continue
+            day = _date_of(match, posted)
+            if day is not None:
+                found.append(DayMention(match.start(), match.end(), day, explicit=True))
+    return sorted(found, key=lambda m: m.start)
+
+
+def _date_of(match: re.Match[str], posted: date) -> date | None:
+    """The date a `_DATES` match names, or None when it names none (a 31 February; a
+    slashed pair without a year unless both numbers have two digits: 1/2, 24/7)."""
+    groups = match.groupdict()
+    year = groups.get("y")
+    if groups.get("a") is not None:
+        first, second = int(groups["a"]), int(groups["b"])
+        if first > 12 >= second or (second <= 12 and first <= 12):
+            day_text, month_text = groups["a"], groups["b"]  # day first, as 22/03
+        elif first <= 12 < second:
+            day_text, month_text = groups["b"], groups["a"]  # month first, as 03/22
+        else:
+            return None
+        if year is None and (len(day_text) < 2 or len(month_text) < 2):
+            return None  # 1/2, 9/10, 24/7: a fraction, a score, a slogan
+        day_number, month = int(day_text), int(month_text)
+    elif groups.get("mon") is not None:
+        day_number, month = int(groups["d"]), _MONTHS[key(groups["mon"])]
+    else:
+        day_number, month = int(groups["d"]), int(groups["m"])
+    if year is not None:
+        full = int(year) + (2000 if len(year) == 2 else 0)
+        try:
+            return date(full, month, day_number)
+        except ValueError:
+            return None
+    nearest: date | None = None
+    for candidate_year in (posted.year - 1, posted.year, posted.year + 1):
+        try:
+            candidate = date(candidate_year, month, day_number)
+        except ValueError:
+            continue
+        if nearest is None or abs((candidate - posted).days) < abs((nearest - posted).days):
+            nearest = candidate
+    return nearest
 
 
 def short_date(day: date) -> str:
@@ -112,11 +242,13 @@ def short_date(day: date) -> str:
 def with_dates(text: str, posted: date) -> str:
     """`text` with the date written after every day word: "tomorrow (Wed 2 Dec)",
     "Donnerstag (Thu 3 Dec)", and an English weekday as a person writes it, "Saturday 5
-    Dec"."""
+    Dec". A written date is left as it is."""
     out: list[str] = []
     last = 0
     for mention in day_mentions(text, posted):
-        word = text[mention.start : mention.end].split()[-1].casefold()
+        if mention.explicit:
+            continue
+        word = key(text[mention.start : mention.end].split()[-1])
         end = mention.end
         possessive = _POSSESSIVE.match(text, end)
         if possessive is not None:  # "tomorrow's appointment": the date after the "'s"
@@ -132,9 +264,11 @@ def with_dates(text: str, posted: date) -> str:
 
 
 def has_day_word(text: str) -> bool:
-    """Whether `text` names a day ("tomorrow", "Freitag", "stasera"), a habit ("every
-    Thursday") included; "am Morgen" names none."""
-    return any(not _is_morning(text, match) for match in _DAY.finditer(text))
+    """Whether `text` names a day ("tomorrow", "Freitag", "stasera", "22.03."), a habit
+    ("every Thursday") included; "am Morgen" names none."""
+    if any(not _is_morning(text, match) for match in _DAY.finditer(text)):
+        return True
+    return bool(_explicit_dates(text, _LEAP_DAY))
 
 
 def _is_morning(text: str, match: re.Match[str]) -> bool:

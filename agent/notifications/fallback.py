@@ -20,6 +20,7 @@ payload.
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime, time, timedelta
 from typing import Any
 
@@ -28,6 +29,7 @@ from companion_memory.agent.notifications.dates import aware_time, day_mentions,
 from companion_memory.agent.notifications.filters import is_pleasantry
 from companion_memory.agent.notifications.lasting import lasting_fact
 from companion_memory.memory.records import normalize_text
+from companion_memory.memory.search_text import CJK_CHARS
 
 SCENARIO = "notifications"
 SENDER_CHARS = 40
@@ -51,11 +53,16 @@ _CATEGORY_NOUN = {
     "alarm": "alarm", "transport": "update", "navigation": "update",
     "businessandfinance": "update", "healthandfitness": "update", "location": "update",
 }
-# A sentence ends at ! ? ; or a newline, or at a full stop followed by a space and a
-# capital letter, unless the full stop closes a short title such as "Dr." or "St.".
-_SENTENCE = re.compile(
-    r"[!?;\n]|(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z])\.(?=\s+[A-Z0-9]|$)"
-)
+# A sentence ends at ! ? ; a newline, a CJK 。！？, or a full stop followed by a space that
+# is not a full stop inside a sentence (`_ends_at_period`).
+_ENDER = re.compile(r"[!?;\n\u3002\uff01\uff1f]+|\.(?=\s|$)")
+_SHORT_WORD = re.compile(r"(?<!\w)[^\W\d_]{1,3}$")
+_LONE_NUMBER = re.compile(r"(?<![\w:,.])\d{1,2}$")
+"""A number of one or two digits on its own before a full stop: a day or an ordinal ("am
+22. März", "2. OG"); a time, an amount, a longer number or the end of a whole date ("um
+20:10.", "1.823,44.", "Zimmer 512.", "am 24.3.") can end a sentence."""
+_CLAUSE_OPENS = re.compile(r"(?:^|[,:;.(\[\u2013\u2014-])\s*$")
+_CJK = re.compile(f"[{CJK_CHARS}]")
 _PERSON_NOUNS = frozenset({"message", "email", "call", "missed call", "voicemail"})
 _WORD = re.compile(r"\S+")
 
@@ -78,9 +85,99 @@ def _bounded(text: str, words: int, chars: int) -> str:
     for word in picked:
         candidate = f"{out} {word}".strip()
         if len(candidate) > chars:
+            if not out:  # one long word: a sentence written without spaces (CJK)
+                out = candidate[:chars]
             break
         out = candidate
     return out.strip(" ,:-")
+
+
+def _ends_at_period(text: str, at: int) -> bool:
+    """Whether the full stop at `text[at]` (followed by a space or the end) ends a
+    sentence. Structure only, no list of abbreviations in any language. It does not
+    when what follows starts with a digit or a lower-case letter ("ca. drei", "Nr. 5"),
+    nor when it closes a day or an ordinal ("am 22. März", `_LONE_NUMBER`) or an
+    abbreviation (`_abbreviation`: "Dr. Weber", "ul. Marszałkowska", "z.B. Montag").
+    A doubtful full stop keeps two sentences together, which costs less than cutting a
+    fact in half (the statement is bounded anyway)."""
+    following = text[at + 1 :].lstrip()
+    if not following:
+        return True  # the text's last full stop
+    if following[:1].isdigit() or following[:1].islower():
+        return False
+    if _LONE_NUMBER.search(text, 0, at):
+        return False
+    word = _SHORT_WORD.search(text, 0, at)
+    return word is None or not _abbreviation(text, word.start(), word.group())
+
+
+def _abbreviation(text: str, start: int, word: str) -> bool:
+    """Whether a word of one to three letters before a full stop reads as an abbreviation:
+    a single letter ("z.B.", "J. Smith"); a capitalized one ("Dr.", "St.", "Nr.", "Min.";
+    a short name or noun at the end of a sentence, "um 10 Uhr.", keeps the next sentence
+    along); a lower-case one without a vowel ("bzw.") or opening a clause or following
+    another abbreviation (", ul. Marszałkowska", "Dr. med. Petra"). A lower-case short
+    word that closes a sentence has a vowel and follows another word of its clause
+    ("liegt vor.", "call me."); an all-capital one is a word or a code ("said YES.")."""
+    if len(word) == 1 or (word[0].isupper() and word[1:].islower()):
+        return True
+    if word.islower():
+        return not _has_vowel(word) or _CLAUSE_OPENS.search(text, 0, start) is not None
+    return False
+
+
+def _has_vowel(word: str) -> bool:
+    """Whether a word has a vowel letter (a Latin a e i o u y, accents aside); a word of
+    another script counts as having one."""
+    for ch in unicodedata.normalize("NFD", word.casefold()):
+        if ch in "aeiouy" or (ch.isalpha() and ord(ch) > 0x24F):
+            return True
+    return False
+
+
+def _sentence_ends(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every sentence ender of `text`, in order."""
+    return [
+        (m.start(), m.end()) for m in _ENDER.finditer(text)
+        if m.group() != "." or _ends_at_period(text, m.start())
+    ]
+
+
+def _split_first(text: str) -> tuple[str, str]:
+    """The first sentence of `text` (without its ender) and what follows the ender."""
+    ends = _sentence_ends(text)
+    if not ends:
+        return text, ""
+    start, end = ends[0]
+    return text[:start], text[end:]
+
+
+def _weight(text: str) -> int:
+    """About how many words `text` holds: its space-separated words, and a word per two
+    characters of a script written without spaces (Chinese, Japanese)."""
+    return len(text.split()) + len(_CJK.findall(text)) // 2
+
+
+def _first_sentence(text: str) -> str:
+    """The first sentence of `text`, a prefix of it. A first sentence too short to say
+    anything (fewer than MIN_CLAUSE_WORDS words: "Dzień dobry.", "Hi!", "Flight
+    cancelled.") takes the next one along when that one has a number or a few words, so
+    a greeting the filters do not know, in whatever language, does not stand for the
+    message."""
+    ends = _sentence_ends(text)
+    if not ends:
+        return text
+    cut = ends[0][0]
+    nexts = [start for start, _ in ends[1:]] + [len(text)]
+    for (_, after), nxt in zip(ends, nexts, strict=True):
+        if _weight(text[:cut]) >= MIN_CLAUSE_WORDS:
+            break
+        following = text[after:nxt]
+        if not any(ch.isdigit() for ch in following) and \
+                _weight(following) < MIN_CLAUSE_WORDS - 1:
+            break
+        cut = nxt
+    return text[:cut]
 
 
 def _local(item: dict[str, Any]) -> datetime | None:
@@ -101,12 +198,13 @@ def distill(item: dict[str, Any]) -> str | None:
 
 def event_end(item: dict[str, Any], text: str) -> str | None:
     """When the event a statement is about is over: the end of the first day it names
-    (the statement's dated day word), as RFC 3339 in the owner's offset; None when it
-    names no day."""
+    (the statement's dated day word or written date) that is not before the posting
+    day, as RFC 3339 in the owner's offset; None when it names no such day (a claim
+    "for the delay on 05.03." is no event that is over)."""
     local = _local(item)
     if local is None:
         return None
-    days = day_mentions(text, local.date())
+    days = [m for m in day_mentions(text, local.date()) if m.day >= local.date()]
     if not days:
         return None
     end = datetime.combine(days[0].day + timedelta(days=1), time.min, local.tzinfo)
@@ -136,8 +234,8 @@ def _distill(item: dict[str, Any]) -> str | None:
         elif noun == "message" and subtitle and body and title:
             group, sender = sender, _bounded(subtitle, 6, SENDER_CHARS)
     source_text = _past_pleasantry(source_text)
-    first = _SENTENCE.split(source_text, maxsplit=1)[0] if source_text else ""
-    topic = _clause(first, _bounded(first, TOPIC_WORDS, TOPIC_CHARS))
+    first = _first_sentence(source_text) if source_text else ""
+    topic = _unstopped(_clause(first, _bounded(first, TOPIC_WORDS, TOPIC_CHARS)))
     if group and topic:
         return f"{sender} in {group} on {app}: {topic}{_asked(source_text, first, topic)}"
     if noun in _PERSON_NOUNS:
@@ -174,6 +272,11 @@ _CONNECTOR = re.compile(
 )
 
 
+_LEADING_MARKS = re.compile(r"^[^\w\"'\u201e\u201c\u00ab(\u00bf\u00a1]+")
+"""What is left of a sentence's end before the next one: spaces, commas, emoji ("Merci !!
+🥰 Max..." -> "Max...")."""
+
+
 def _speaker(text: str) -> tuple[str, str]:
     """A group message's leading "Name: " and the rest, or ("", "")."""
     match = _SPEAKER.match(text)
@@ -186,10 +289,10 @@ def _past_pleasantry(text: str) -> str:
     """The message from its first sentence that says something: a leading "Thanks!",
     "Good night!" or "ok," is skipped when more follows ("Thanks! Also my new number is on
     the team page" -> "My new number is on the team page")."""
-    parts = _SENTENCE.split(text, maxsplit=1)
-    if len(parts) < 2 or not is_pleasantry(parts[0]):
+    head, tail = _split_first(text)
+    if not tail or not is_pleasantry(head):
         return text
-    rest = _CONNECTOR.sub("", parts[1].strip(" ,")).strip()
+    rest = _CONNECTOR.sub("", _LEADING_MARKS.sub("", tail)).strip()
     if len(rest.split()) < MIN_CLAUSE_WORDS - 1:
         return text
     return rest[0].upper() + rest[1:]
@@ -198,7 +301,8 @@ def _past_pleasantry(text: str) -> str:
 def _asked(source_text: str, first: str, topic: str) -> str:
     """"?" when the statement is a whole question (the sentence split drops its "?")."""
     whole = topic == first.strip(" ,:-")
-    return "?" if whole and source_text[len(first):len(first) + 1] == "?" else ""
+    mark = source_text[len(first):len(first) + 1]
+    return mark if whole and mark in ("?", "\uff1f") else ""
 
 
 def lasting(item: dict[str, Any]) -> str | None:
@@ -218,6 +322,17 @@ def _clause(sentence: str, bounded: str) -> str:
         return bounded
     head, comma, _ = bounded.rpartition(",")
     return head.strip() if comma and len(head.split()) >= MIN_CLAUSE_WORDS else bounded
+
+
+def _unstopped(topic: str) -> str:
+    """`topic` without a full stop at its end, unless it closes an abbreviation ("statt
+    Gleis 6." -> "statt Gleis 6"; "bei Dr." stays)."""
+    if not topic.endswith("."):
+        return topic
+    word = _SHORT_WORD.search(topic, 0, len(topic) - 1)
+    if word is not None and _abbreviation(topic, word.start(), word.group()):
+        return topic
+    return topic[:-1]
 
 
 def _lower_ok(topic: str) -> bool:

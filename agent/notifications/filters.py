@@ -37,6 +37,7 @@ from companion_memory.memory.secrets import (
 )
 from companion_memory.memory.secrets import _is_one_time_code as _is_one_time_code
 from companion_memory.memory.secrets import auth_message as auth_message
+from companion_memory.memory.secrets import code_message as code_message
 from companion_memory.memory.secrets import contains_secret as contains_secret
 from companion_memory.memory.secrets import find_secret as find_secret
 from companion_memory.memory.secrets import iban_valid as iban_valid
@@ -481,20 +482,22 @@ class NoiseFilter:
     def triage(self, event: NotificationEvent) -> Triage:
         """Drop noise and code-only messages; redact a secret from anything else.
 
-        A notification that is only there to deliver a login or verification code is
-        dropped whole; one that also says something worth remembering (a parcel locker
-        with its pickup code, a bill with the IBAN to pay it to, a card in a chat) loses
-        only the secret span, in every field the model sees (title, subtitle, body,
-        app id, category). When the redacted text still looks secret to `classify` (a
-        kind of secret the span finder does not locate), or too little remains, the
-        whole notification is dropped.
+        A notification that is nothing but a one-time code (`code_message`: it marks the
+        code as one-time or has the shape of a code delivery, and no date, time, room or
+        other number is left once the code is out) is dropped whole; one that also says
+        something worth remembering (a booking with its door PIN, a parcel locker with
+        its pickup code, a bill with the IBAN to pay it to, a card in a chat) loses only
+        the secret span, in every field the model sees (title, subtitle, body, app id,
+        category). When the redacted text still looks secret to `classify` (a kind of
+        secret the span finder does not locate), or too little remains, the whole
+        notification is dropped.
         """
         reason = self.classify(event)
         if reason not in REDACTABLE:
             return Triage(reason, event)
-        text = "\n".join(part for part in (event.title, event.subtitle, event.body) if part)
-        if auth_message(text):
-            return Triage(reason, event)
+        body = "\n".join(part for part in (event.subtitle, event.body) if part)
+        if code_message(body, event.title):
+            return Triage(reason, event)  # nothing but a one-time code
         redacted = _redacted_event(event)
         if self.classify(_without_marks(redacted)) in REDACTABLE:
             return Triage(reason, event)  # a secret is left that no span covers

@@ -21,6 +21,7 @@ Logs carry ids, counts and codes only.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import logging
@@ -53,6 +54,7 @@ from companion_memory.agent.notifications.contract import (
 from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
 from companion_memory.agent.notifications.fallback import app_label, notification_fallback
 from companion_memory.agent.notifications.filters import NoiseFilter, contains_secret
+from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.proposals import (
     ItemContext,
     Proposal,
@@ -157,6 +159,7 @@ class NotificationProcessor:
         retry_budget: int = 3,
         related_limit: int = 3,
         noise_filter: NoiseFilter | None = None,
+        noise_model: NoiseModel | None = None,
         logger: logging.Logger | None = None,
         source_retention: timedelta = SOURCE_RETENTION,
         zone: tzinfo = UTC,
@@ -179,6 +182,8 @@ class NotificationProcessor:
         self._retry_budget = retry_budget
         self._related_limit = related_limit
         self._filter = noise_filter or NoiseFilter()
+        self._noise_model = noise_model if noise_model is not None and noise_model.usable \
+            else None
         if not isinstance(source_retention, timedelta) or source_retention <= timedelta(0):
             raise InvalidInputError("source_retention must be a positive timedelta")
         self._source_retention = source_retention
@@ -212,6 +217,19 @@ class NotificationProcessor:
         backlog = report.error is None and (report.pending > 0 or ring_backlog)
         return BatchOutcome(report, backlog=backlog)
 
+    async def _drop_by_meaning(self, kept: list[_Item], report: ProcessorReport) -> list[_Item]:
+        """`kept` without what the noise classifier calls noise (reason `noise_model`)."""
+        model = self._noise_model
+        assert model is not None
+        scores = await asyncio.to_thread(model.noise, [item.record.event for item in kept])
+        out = []
+        for item, score in zip(kept, scores, strict=True):
+            if score >= model.threshold_for(item.record.event.category):
+                report.filtered["noise_model"] += 1
+            else:
+                out.append(item)
+        return out
+
     async def _process(self, batch: list[NotificationRecord], report: ProcessorReport) -> None:
         first, last = batch[0].context_id, batch[-1].context_id
         items, removed_only, merged = coalesce(batch)
@@ -230,6 +248,8 @@ class NotificationProcessor:
                 item = _Item(dataclasses.replace(item.record, event=triage.event),
                              item.source_ids)
             kept.append(item)
+        if kept and self._noise_model is not None:
+            kept = await self._drop_by_meaning(kept, report)
         report.analyzed = len(kept)
         outcome = "committed"
         try:

@@ -37,7 +37,8 @@ def test_status_refuses_a_root_that_is_not_ours(tmp_path: Path) -> None:
     afile.write_text("x")
     proc = cli("status", "--json", root=afile)
     assert proc.returncode == 2 and "not a directory" in proc.stderr
-    assert cli("status", root=tmp_path / "missing").returncode == 0  # nothing there yet: fine
+    proc = cli("status", root=tmp_path / "missing")  # refused, as every reader refuses it
+    assert proc.returncode == 2 and "holds no companion-memory data" in proc.stderr
 
 
 def test_status_after_once_shows_the_fresh_pending_count_and_round(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from companion_memory.device.root import prepare_root
 from tests.device.helpers import EPISODE, REPO, SCRIPT, as_json, cli, event
 
 DESIGN_COMMANDS = ["demo", "feed", "once", "run", "stop", "status", "recall", "forget", "export",
@@ -62,6 +63,7 @@ def test_help_lists_every_design_command_and_each_has_help() -> None:
     ],
 )
 def test_bad_usage_exits_2_with_one_line(tmp_path: Path, args: list[str], needle: str) -> None:
+    prepare_root(tmp_path / "r")  # a root that exists: the usage is what is wrong
     proc = cli(*args, root=tmp_path / "r")
     assert proc.returncode == 2, proc
     lines = proc.stderr.strip().splitlines()

@@ -23,7 +23,7 @@ def test_defaults_match_the_documented_defaults() -> None:
     assert c.intake.replay_window == 4096
     assert c.worker.idle_delay_s == 300.0
     assert c.worker.retry_budget == 3
-    assert c.memory.temporary_ttl_days == 7
+    assert c.memory.temporary_ttl_days == 14
     assert c.memory.long_term_ttl_days == 90
     assert c.sweep.enabled is True and c.sweep.kill_switch is False
     assert (c.sweep.max_days_per_run, c.sweep.max_candidates, c.sweep.max_writes) == (3, 32, 16)

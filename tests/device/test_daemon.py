@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,7 +20,6 @@ import pytest
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.core.clock import FakeClock
 from companion_memory.device import Runtime, parse_config
-from companion_memory.device.daemon import _watch_rounds
 from companion_memory.storage.fs import RealFileSystem, StorageIOError
 from companion_memory.storage.monitor import FakeDiskProbe
 from tests.device.helpers import as_json, cli, event, start, wait_exit
@@ -107,7 +107,9 @@ def _memory_cursor(root: Path) -> int:
 def test_sigkill_mid_round_recovers_on_next_start(tmp_path: Path) -> None:
     root = tmp_path / "root"
     config = tmp_path / "c.toml"
-    config.write_text("[worker]\nidle_delay_s = 0.05\n")
+    # keyword recall only: what is pinned is recovery after a kill, and embedding 2,000
+    # memories would take the next start a minute of CPU on a loaded machine
+    config.write_text('[worker]\nidle_delay_s = 0.05\n[memory]\nembedder = "none"\n')
     feed = tmp_path / "f.jsonl"
     total = 2000
     feed.write_bytes(b"\n".join(
@@ -127,7 +129,7 @@ def test_sigkill_mid_round_recovers_on_next_start(tmp_path: Path) -> None:
     # The lock died with the process, but its status file still says "running".
     assert killed["running"] is False and killed["state"] == "killed"
     # The next start recovers from disk: everything processed once, nothing duplicated.
-    report = as_json(cli("once", "--json", root=root))
+    report = as_json(cli("--config", str(config), "once", "--json", root=root))
     notes = next(p for p in report["processors"] if p["processor"] == "notifications")
     assert notes["pending"] == 0 and notes["gaps"] == 0
     exported = [orjson.loads(x) for x in cli("export", root=root).stdout.splitlines()]
@@ -178,25 +180,35 @@ class _StatusDiskFull(RealFileSystem):
 
 
 async def test_round_watcher_survives_a_status_write_failure(tmp_path: Path) -> None:
-    """A full disk while writing status.json / reports must not end the daemon's loop."""
+    """A full disk while writing status.json / reports must not stop the runtime (the
+    daemon's or an embedded one): the failure is kept by code, and the next round after
+    space came back writes both again."""
     clock = FakeClock(datetime(2026, 3, 12, 9, 0, tzinfo=UTC))
     fs = _StatusDiskFull()
     async with Runtime(_QUICK, root=tmp_path / "root", clock=clock, fs=fs,
                        probe=FakeDiskProbe(free_bytes=4 << 30)) as runtime:
-        stop = asyncio.Event()
-        watcher = asyncio.create_task(_watch_rounds(runtime, stop, "t0"))
+        assert fs.was_refused.is_set()  # the opening status could not be written
+        assert runtime.status_file_error == "disk_full"
         await runtime.feed([NotificationEvent.create(
             kind="added", key="k1", app_id="net.whatsapp.WhatsApp", title="Anna",
             body="Dinner on Saturday at 7?", posted_at=clock.now())])
         rounds = runtime.rounds
+        refused = fs.refused
         await clock.advance(61)
         await asyncio.wait_for(runtime.wait_round(after=rounds), 30)
-        # The watcher tries to write that round's report and status, and fails.
-        assert await asyncio.to_thread(fs.was_refused.wait, 30)
+        await _until(lambda: fs.refused > refused)  # that round's report: refused too
         fs.full = False  # space is back: the watcher, still running, publishes the next round
         await clock.advance(61)
         await asyncio.wait_for(runtime.wait_round(after=rounds + 1), 30)
-        assert await asyncio.to_thread(fs.status_written.wait, 30), watcher
-        assert not watcher.done()
-        stop.set()
-        await asyncio.wait_for(watcher, 30)
+        assert await asyncio.to_thread(fs.status_written.wait, 30)
+        await _until(lambda: runtime.status_file_error is None)
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    """Poll `condition` (the writes happen on worker threads); fail after 30 s."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached within 30 s")
+        await asyncio.sleep(0.01)
+

@@ -17,7 +17,9 @@ from companion_memory.ble.errors import PhoneLinkError
 from companion_memory.ble.link import PhoneLink
 from companion_memory.device.config import Config, parse_config
 from companion_memory.device.errors import ConfigError
+from companion_memory.device.results import LinkStatus
 from companion_memory.device.runtime import Runtime
+from companion_memory.testing import event_ring, runtime_clock
 
 
 class Phone:
@@ -94,10 +96,10 @@ async def test_runtime_serves_an_iphone_and_reconnects_without_duplicates(
             date="20260314T183000",
         )
         link.send_source(packet)
-        await wait_for(lambda: runtime.ring.statistics().published == 1)
+        await wait_for(lambda: event_ring(runtime).statistics().published == 1)
         status = await runtime.status()
-        assert status.link["kind"] == "ancs" and status.link["connected"]
-        assert status.link["connect_failures"] == {"phone_not_found": 2}
+        assert status.link.kind == "ancs" and status.link.connected
+        assert status.link.connect_failures == {"phone_not_found": 2}
         # The phone goes away and comes back: it re-sends the notification as PreExisting
         # under a new UID; the ring gets no duplicate.
         link.drop()
@@ -109,8 +111,8 @@ async def test_runtime_serves_an_iphone_and_reconnects_without_duplicates(
             date="20260314T184000",
         )
         phone.links[1].send_source(packet)
-        await wait_for(lambda: runtime.ring.statistics().published == 2)
-        entries = runtime.ring.events_since(0, 10).entries
+        await wait_for(lambda: event_ring(runtime).statistics().published == 2)
+        entries = event_ring(runtime).events_since(0, 10).entries
         assert [entry.event.title for entry in entries] == ["Anna", "Ben"]
         report = await runtime.run_once()
         # The ring writer made it durable (intake persists on arrival); the round
@@ -126,13 +128,13 @@ async def test_runtime_serves_an_iphone_and_reconnects_without_duplicates(
                 year=2100), limit=10)
         assert records[0].event.app_id == "net.whatsapp.WhatsApp"
         assert records[0].event.posted_at.isoformat() == "2026-03-14T17:30:00+00:00"
-    assert runtime.link_status()["sessions"] >= 1  # the final figures stay readable
+    assert runtime.link_status().sessions >= 1  # the final figures stay readable
 
 
 async def test_link_none_starts_nothing(tmp_path: Path, default_config: Config) -> None:
     async with Runtime(default_config, root=tmp_path, start_worker=False) as runtime:
-        assert runtime.link_status() == {"kind": "none"}
-        assert (await runtime.status()).link == {"kind": "none"}
+        assert runtime.link_status() == LinkStatus(kind="none")
+        assert (await runtime.status()).link.to_dict()["kind"] == "none"
 
 
 def test_link_config_errors_name_the_key() -> None:
@@ -158,7 +160,7 @@ async def test_advertising_failure_is_reported_not_fatal(
     runtime = Runtime(advertising_config, root=tmp_path, start_worker=False, start_link=False)
     async with runtime:
         service = PhoneLinkService(
-            runtime.config.link, runtime.ring, zone="UTC", clock=runtime.clock,
+            runtime.config.link, event_ring(runtime), zone="UTC", clock=runtime_clock(runtime),
             connect=phone.connect, advertiser=RefusingAdvertiser(),
         )
         await service.start()

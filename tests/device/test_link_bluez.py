@@ -22,6 +22,7 @@ import pytest
 from companion_memory.ble.emulator.bluez_iphone import BluezIphone, disconnect_device
 from companion_memory.device.config import Config, parse_config
 from companion_memory.device.runtime import Runtime
+from companion_memory.testing import event_ring
 from tests.ble.bluez_env import PHONE, BluezEnv, close_bleak_manager
 from tests.ble.bluez_env import bluez_env as bluez_env  # the fixture, re-exported
 
@@ -72,15 +73,15 @@ async def test_runtime_link_over_bleak_and_bluezoo_end_to_end(
         await _discover(phone)
         async with Runtime(bluez_link_config, root=tmp_path / "memory",
                            start_worker=False) as runtime:
-            assert runtime.link_status()["kind"] == "ancs"
+            assert runtime.link_status().kind == "ancs"
             await _until(lambda: phone.subscribed, "the runtime subscribing to ANCS")
             phone.post(APP, title="Anna", message="Dinner Saturday at 7?",
                        date="20260314T183000")
-            await _until(lambda: runtime.ring.statistics().published == 1,
+            await _until(lambda: event_ring(runtime).statistics().published == 1,
                          "the notification reaching the ring")
             link = (await runtime.status()).link
-            assert link["kind"] == "ancs" and link["connected"] is True
-            assert link["advertising"] == "on" and link["connect_failures"] == {}
+            assert link.kind == "ancs" and link.connected is True
+            assert link.advertising == "on" and link.connect_failures == {}
 
             report = await runtime.run_once()
             # the ring writer made it durable on arrival; the round read it from the log
@@ -96,12 +97,12 @@ async def test_runtime_link_over_bleak_and_bluezoo_end_to_end(
 
             # The phone drops the link: the session ends and is counted; the runtime lives on.
             await disconnect_device(phone, PHONE, adapter_path="/org/bluez/hci0")
-            await _until(lambda: runtime.link_status()["sessions"] == 1, "the session ending")
+            await _until(lambda: runtime.link_status().sessions == 1, "the session ending")
             link = (await runtime.status()).link
-            assert link["connected"] is False and link["connect_failures"] == {}
-            assert [s["published"] for s in link["recent_sessions"]] == [1]
+            assert link.connected is False and link.connect_failures == {}
+            assert [s["published"] for s in link.recent_sessions] == [1]
             assert (await runtime.status()).pending == 0
-        assert runtime.link_status()["advertising"] == "off"
+        assert runtime.link_status().advertising == "off"
     finally:
         await phone.stop()
         await close_bleak_manager()

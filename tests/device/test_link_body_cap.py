@@ -16,6 +16,7 @@ from companion_memory.ble.events import NotificationEvent
 from companion_memory.ble.link import FakePhoneLink, PhoneLink
 from companion_memory.device.config import Config, parse_config
 from companion_memory.device.runtime import Runtime
+from companion_memory.testing import event_ring
 from tests.ble.helpers import ring_events
 from tests.device.test_link import wait_for
 
@@ -45,8 +46,8 @@ def android_capped() -> Config:
 
 
 async def _published(runtime: Runtime) -> NotificationEvent:
-    await wait_for(lambda: runtime.ring.statistics().published == 1)
-    (event,) = ring_events(runtime.ring)
+    await wait_for(lambda: event_ring(runtime).statistics().published == 1)
+    (event,) = ring_events(event_ring(runtime))
     return event
 
 

@@ -21,6 +21,7 @@ from companion_memory.device.errors import ConfigError, RootError
 from companion_memory.memory.records import Tier
 from companion_memory.storage.fs import RealFileSystem, StorageIOError
 from companion_memory.storage.monitor import FakeDiskProbe, StorageLevel
+from companion_memory.testing import runtime_clock
 from tests.device.helpers import EPISODE
 
 REPO = Path(__file__).resolve().parents[2]
@@ -128,7 +129,7 @@ async def test_missing_model_keeps_intake_and_leaves_work_pending(tmp_path: Path
         totals = await runtime.feed([
             NotificationEvent.create(kind="added", key="k1", app_id="com.example.chat",
                                      title="Anna", body="Lunch at noon tomorrow?",
-                                     posted_at=runtime.clock.now())
+                                     posted_at=runtime_clock(runtime).now())
         ])
         assert totals.persisted == 1
         report = await runtime.run_once()
@@ -167,6 +168,7 @@ def test_readme_embedding_example_runs(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Dinner on Saturday" in proc.stdout
     assert "refused: empty_query" in proc.stdout and "pending 0 gaps 0" in proc.stdout
+    assert "second owner refused: root_busy" in proc.stdout
 
 
 async def test_a_config_built_in_code_is_checked_like_a_file(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
@@ -182,3 +183,20 @@ def test_a_configured_model_that_cannot_load_says_so(monkeypatch: pytest.MonkeyP
     with pytest.raises(UnknownEmbedderError, match="allowed: multilingual-e5-small-q4, none"):
         load_embedder("bert-base")
     assert load_embedder("none") is None
+
+
+def test_questions_and_documents_embed_at_the_same_time_with_the_same_results(
+    embedder: E5Embedder,
+) -> None:
+    texts = [f"{text} ({i})" for i in range(4) for text in MEMORIES.values()]
+    questions = ["When is my dentist appointment?", "Where is my parcel?", "何時に出発？"]
+    alone_docs = embedder.documents(texts)
+    alone_questions = [embedder.query(q) for q in questions]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        docs = pool.submit(embedder.documents, texts)
+        asked = [pool.submit(embedder.query, q) for q in questions * 3]
+        together_docs = docs.result()
+        together_questions = [f.result() for f in asked]
+    assert np.allclose(together_docs, alone_docs, atol=1e-5)
+    for i, vector in enumerate(together_questions):
+        assert np.allclose(vector, alone_questions[i % len(questions)], atol=1e-5)

@@ -39,6 +39,9 @@ RECORDED_BEFORE_THE_RENAME = [
 """The ids a database created by the code before the registry records, in the order
 it applied them."""
 
+ADDED_AFTER_THE_RENAME = [m.name for m in MIGRATIONS if m.name >= "0008"]
+"""The migrations released after the rename (0008 on), which such a file gains."""
+
 
 def _old_database(path: Path, recorded: list[str]) -> None:
     """A file as the code before the rename left it: the same DDL, recorded under the
@@ -89,7 +92,7 @@ ADDED_AFTER_THE_RENAME = [m.name for m in all_migrations() if int(m.name[:4]) >=
 
 async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: Path) -> None:
     """Its rows and records stay as they were; it gains only the migrations added after
-    the rename (the index with its own content, 0008), once."""
+    the rename (0008 on: the index with its own content, vectors, CJK bigrams), once."""
     path = tmp_path / "memory.db"
     await asyncio.to_thread(_old_database, path, RECORDED_BEFORE_THE_RENAME)
     before = await asyncio.to_thread(_snapshot, path)
@@ -99,6 +102,7 @@ async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: P
     after_first = await asyncio.to_thread(_snapshot, path)
     added = [n for n, _ in after_first["recorded"] if n not in RECORDED_BEFORE_THE_RENAME]
     assert added == ADDED_AFTER_THE_RENAME
+    assert added[:2] == ["0008_memory_fts_own_content", "0009_memory_vectors"]
     for key in ("memories", "episodes", "cursor"):
         assert after_first[key] == before[key]
     assert [r for r in after_first["recorded"] if r[0] not in added] == before["recorded"]

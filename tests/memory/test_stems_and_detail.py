@@ -3,7 +3,7 @@
 Migration 0004 indexes `search_document(text, detail)`: the memory's statement and its
 search-only detail (the words of the notifications it came from) as Snowball stems of
 both languages plus glossary words of the other language. Detail is cleared when the log
-would drop its sources; a Temporary memory does not expire before that.
+would drop its sources, or with the memory when its Temporary TTL ends first.
 """
 
 from __future__ import annotations
@@ -77,24 +77,44 @@ async def test_detail_words_are_searchable_but_never_shown(store: MemoryStore) -
     assert "flowerpot" not in str(hits[0].record.to_dict())
 
 
-async def test_detail_until_keeps_a_temporary_memory_and_cleanup_clears_the_words(
+WORDS = "Abholung Lindenstrasse 12 bis Mittwoch"
+
+
+async def test_the_temporary_ttl_governs_and_the_words_never_outlive_the_log(
     tmp_path: Path,
 ) -> None:
+    """`detail_until` (when the log drops the sources) never extends a Temporary memory:
+    with a TTL shorter than the log's retention the memory and its words go at the TTL;
+    with a longer one the words go when the log drops them and the memory stays."""
     clock = FakeClock()
     store = await MemoryStore.open(tmp_path / "m.db", clock=clock,
                                    temporary_ttl=timedelta(days=7))
     try:
-        until = clock.now() + timedelta(days=14)
-        await store.apply([with_detail("m", "Parcel from DHL", "Packstation 142 bis Mittwoch",
-                                       until=until)])
+        start = clock.now()
+        until = start + timedelta(days=14)
+        await store.apply([with_detail("m", "Parcel from DHL", WORDS, until=until)])
         record = await store.get("m")
-        assert record is not None and record.expires_at == until  # not the 7-day default
-        clock.set_wall(clock.now() + timedelta(days=10))
-        assert await ids(store, "Packstation") == ["m"]  # past 7 days, still found
-        clock.set_wall(until + timedelta(seconds=1))
+        assert record is not None and record.expires_at == start + timedelta(days=7)
+        clock.set_wall(start + timedelta(days=6))
+        assert await ids(store, "Lindenstrasse") == ["m"]
+        clock.set_wall(start + timedelta(days=7, seconds=1))
         await store.cleanup_expired()
-        assert await ids(store, "Packstation") == []
-        assert await store.get("m") is None
+        assert await ids(store, "Lindenstrasse") == [] and await store.get("m") is None
+    finally:
+        await store.close()
+    clock = FakeClock()
+    store = await MemoryStore.open(tmp_path / "long.db", clock=clock,
+                                   temporary_ttl=timedelta(days=30))
+    try:
+        start = clock.now()
+        await store.apply([with_detail("m", "Parcel from DHL", WORDS,
+                                       until=start + timedelta(days=14))])
+        record = await store.get("m")
+        assert record is not None and record.expires_at == start + timedelta(days=30)
+        clock.set_wall(start + timedelta(days=14, seconds=1))
+        await store.cleanup_expired()
+        assert await ids(store, "Lindenstrasse") == []  # the log dropped the words
+        assert await ids(store, "parcel DHL") == ["m"]  # the memory lives its TTL
     finally:
         await store.close()
 

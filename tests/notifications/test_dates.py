@@ -104,3 +104,103 @@ async def test_a_fallback_event_expires_when_its_day_is_over(tmp_path: Path) -> 
     assert flight.expires_at == datetime(2026, 3, 9, tzinfo=BERLIN)
     sofa = next(r for text, r in by_text.items() if text.startswith("Tom on WhatsApp"))
     assert sofa.expires_at == T0 + timedelta(days=7)
+
+
+WEDNESDAY = date(2026, 3, 18)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Freitag, 22.03. um 10 Uhr", date(2026, 3, 22)),
+        ("Wizyta w piątek 22 marca o 10:00", date(2026, 3, 22)),
+        ("Cuma günü 22 mart saat 10", date(2026, 3, 22)),
+        ("金曜日 3月22日 10時に歯医者", date(2026, 3, 22)),
+        ("2026年3月22日（金曜日）", date(2026, 3, 22)),
+        ("3월 22일 금요일 치과", date(2026, 3, 22)),
+        ("Friday 2026-03-22 at the dentist", date(2026, 3, 22)),
+        ("on Friday 22/03 at 10", date(2026, 3, 22)),
+        ("Kick-off is on Monday, 6 April in Munich", date(2026, 4, 6)),
+        ("Friday the 22nd of March", date(2026, 3, 22)),
+        ("viernes 22 de marzo", date(2026, 3, 22)),
+        ("Samstag, 18.4. ab 16 Uhr", date(2026, 4, 18)),
+    ],
+)
+def test_an_explicit_date_beats_a_weekday_guess(text: str, expected: date) -> None:
+    mentions = day_mentions(text, WEDNESDAY)
+    assert [(m.day, m.explicit) for m in mentions] == [(expected, True)]
+    assert with_dates(text, WEDNESDAY) == text  # the weekday gets no guessed date
+    assert has_day_word(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("22.03.2026", date(2026, 3, 22)),
+        ("am 22.3.26", date(2026, 3, 22)),
+        ("03/22/2026", date(2026, 3, 22)),
+        ("03/22", date(2026, 3, 22)),  # month first where day first is no date
+        ("2026/3/22", date(2026, 3, 22)),
+        ("3月22号开会", date(2026, 3, 22)),
+        ("March 22nd, 2027", date(2027, 3, 22)),
+        ("bis 10.03. abholen", date(2026, 3, 10)),  # no year: the nearest occurrence,
+        ("Dec 2", date(2025, 12, 2)),  # ... a past one included
+    ],
+)
+def test_written_dates_in_their_forms(text: str, expected: date) -> None:
+    assert [m.day for m in day_mentions(text, WEDNESDAY)] == [expected]
+
+
+def test_a_date_without_a_year_is_the_nearest_occurrence() -> None:
+    december = date(2026, 12, 20)
+    assert [m.day for m in day_mentions("am 2. Januar", december)] == [date(2027, 1, 2)]
+    assert [m.day for m in day_mentions("am 2. Januar", WEDNESDAY)] == [date(2026, 1, 2)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["version 1.2.3", "rated 9/10", "24/7 support", "1/2 cup", "am 31.02.", "um 20:10. Dann",
+     "Kontostand 1.823,44 EUR", "Havel 2.04", "March 2027"],
+)
+def test_what_is_no_date(text: str) -> None:
+    assert [m for m in day_mentions(text, WEDNESDAY) if m.explicit] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("jutro o 10:00 dentysta", [date(2026, 3, 19)]),
+        ("the day after\ntomorrow", [date(2026, 3, 20)]),  # a phrase across a line break
+        ("pojutrze u mamy", [date(2026, 3, 20)]),
+        ("w przyszłą środę", [date(2026, 3, 25)]),  # "next" and today's name: a week on
+        ("yarın saat 10", [date(2026, 3, 19)]),
+        ("amanhã às 10", [date(2026, 3, 19)]),
+        ("завтра в 10", [date(2026, 3, 19)]),
+        ("i morgon kl 10", [date(2026, 3, 19)]),
+        ("明日10時に歯医者の予約", [date(2026, 3, 19)]),  # inside a run of characters
+        ("明天上午十点", [date(2026, 3, 19)]),
+        ("내일은 치과", [date(2026, 3, 19)]),  # with its particle
+        ("金曜日に会いましょう", [date(2026, 3, 20)]),
+        ("下周一开会", [date(2026, 3, 23)]),  # the Monday of next week
+        ("下周五开会", [date(2026, 3, 27)]),  # not the Friday of this week
+        ("来週の月曜日に会議", [date(2026, 3, 23)]),
+        ("다음 주 금요일", [date(2026, 3, 27)]),
+        ("每周一开会", []),  # a habit
+        ("毎週月曜日はジム", []),
+        ("매주 월요일", []),
+    ],
+)
+def test_day_words_of_more_locales(text: str, expected: list[date]) -> None:
+    assert [m.day for m in day_mentions(text, WEDNESDAY)] == expected
+    assert has_day_word(text)
+
+
+def test_a_past_written_date_gives_no_event_end() -> None:
+    item = {"c": 1, "app": "de.db.fahrgastrechte", "cat": "email", "title": "DB",
+            "body": "Ihr Antrag für die Verspätung am 05.03. ist eingegangen",
+            "local": "2026-03-18T09:00:00+01:00"}
+    answer = notification_fallback({"items": [item], "related": []})
+    assert "end" not in answer["p"][0]
+    item["body"] = "Ihr Termin am Freitag, 27.03. um 10 Uhr"
+    entry = notification_fallback({"items": [item], "related": []})["p"][0]
+    assert entry["end"] == "2026-03-28T00:00:00+01:00"  # the date, not the coming Friday

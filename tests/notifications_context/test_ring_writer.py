@@ -24,6 +24,7 @@ from companion_memory.device.runtime import Runtime
 from companion_memory.storage.faultfs import FaultFileSystem
 from companion_memory.storage.fs import RealFileSystem
 from companion_memory.storage.jsonl_log import decode_line
+from companion_memory.testing import event_ring
 from tests.notifications_context.helpers import T0, event
 
 # Parsed at import: checking the zone reads tz files, which is blocking I/O.
@@ -243,7 +244,7 @@ async def test_with_the_agent_in_the_foreground_every_notification_reaches_the_d
                     break
                 await asyncio.sleep(0.05)
             assert sorted(keys) == sorted(f"k{i}" for i in range(30))
-            await wait_until(lambda: runtime.ring.statistics().published == 30, "publish")
+            await wait_until(lambda: event_ring(runtime).statistics().published == 30, "publish")
             for _ in range(int(WAIT_LIMIT_S / 0.01)):
                 status = await runtime.status()
                 if status.intake["written_persisted"] == 30:  # the commit has returned
@@ -265,7 +266,7 @@ async def test_a_burst_of_3000_at_about_a_kilohertz_loses_nothing(tmp_path: Path
                     published += 1
                 await asyncio.sleep(0.01)
             await wait_until(
-                lambda: runtime.ring.statistics().last_seq == 3000, "3000 published")
+                lambda: event_ring(runtime).statistics().last_seq == 3000, "3000 published")
             for _ in range(int(WAIT_LIMIT_S / 0.05)):
                 status = await runtime.status()
                 if status.intake["written_persisted"] == 3000:

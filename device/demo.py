@@ -102,7 +102,7 @@ async def _demo(root: Path, provider: str, events: list[Any]) -> dict[str, Any]:
                 date.fromordinal(SAMPLE_DATE.toordinal() + later), clock_time(0, 30), zone))
             sweep_round = await runtime.run_once()
         for _ in range(DEFER_DAYS):  # each round sweeps at most max_days_per_run days
-            if not (await runtime.sweep_status())["pending_dates"]:
+            if not (await runtime.sweep_status()).pending_dates:
                 break
             sweep_round = await runtime.run_once()
         consolidated = [m for m in await runtime.list_memories(tier=Tier.LONG_TERM)

@@ -9,7 +9,6 @@ from companion_memory.agent.sweep.consolidate import (
     FACT_SAME,
     LINE_RELATED,
     LINES_PER_DAY,
-    TEXT_LIMIT_CHARS,
     candidate_words,
     consolidate,
     day_label,
@@ -22,6 +21,7 @@ from companion_memory.agent.sweep.consolidate import (
 )
 from companion_memory.agent.sweep.proposals import DayScope, validate_page
 from companion_memory.ble.events import NotificationEvent
+from companion_memory.memory.records import TEXT_LIMIT_CHARS
 from companion_memory.memory.secrets import contains_secret
 
 DAY = date(2026, 1, 14)

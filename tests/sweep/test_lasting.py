@@ -66,7 +66,7 @@ class Phone:
         for _ in range(60):
             await self.runtime.run_once()
             status = await self.runtime.sweep_status()
-            if not status["pending_dates"] or status["state"] == "disabled":
+            if not status.pending_dates or status.state == "disabled":
                 return
         raise AssertionError("the sweep did not catch up")
 
@@ -105,7 +105,7 @@ def detail_of(root: Path) -> dict[str, str]:
 
 async def test_the_sweep_runs_by_default_and_keeps_the_day(phone: Phone) -> None:
     status = await phone.runtime.sweep_status()
-    assert status["enabled"] is True and status["zone"] == ZONE
+    assert status.enabled is True and status.zone == ZONE
     await phone.day(DAY1, [
         (MESSAGES, "social", "Peng Yuqing",
          "The art exhibition at the Hunan Provincial Museum opens today, shall we go at 3?"),
@@ -117,7 +117,7 @@ async def test_the_sweep_runs_by_default_and_keeps_the_day(phone: Phone) -> None
     assert len(day_ids) == 3
     # the day is swept, and its Temporary memories answer alone while they live
     status = await phone.runtime.sweep_status()
-    assert status["last_window"]["local_date"] == DAY1.isoformat()
+    assert status.last_window is not None and status.last_window.local_date == DAY1.isoformat()
     assert not await phone.long_term()
     assert len(await phone.runtime.list_memories(tier=Tier.TEMPORARY)) == 3
     await phone.sweep_until(DAY1 + timedelta(days=LINES_DAY))

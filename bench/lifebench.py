@@ -840,7 +840,7 @@ async def _final(runtime: Runtime, out: Run, snapshot: dict[str, Any]) -> dict[s
         "gap_records": sum(g.count for g in gaps),
         "pending_at_end": await runtime.pending_count(),
         "live_memories": snapshot.get("live_memories"),
-        "memories_added": out.added,
+        "memories_added": out.added + out.sweep.get("added", 0),  # notifications and sweep
         "forgotten": out.forgotten,
         "intents_applied": out.applied,
         "fts_readable": snapshot.get("fts_readable"),

@@ -26,6 +26,13 @@ Usage:
     .venv/bin/python bench/memory_quality.py                       # deterministic + BM25
     .venv/bin/python bench/memory_quality.py --provider llama=PATH.gguf --days 3
     .venv/bin/python bench/memory_quality.py --json                # one JSON object
+    .venv/bin/python bench/memory_quality.py --later 45            # and 45 days on
+
+With `--later DAYS`, every question is asked again DAYS days after the corpus ends, the
+worker's round run once per local day until then (the daily sweep consolidates each day,
+the cleaners expire what has lived its time); the baseline answers it from every raw
+notification. A question about a fact that changed after it was asked may have a newer
+answer by then: the later figures are for comparing stores, not for absolute recall.
 """
 
 from __future__ import annotations
@@ -72,6 +79,8 @@ TAGS = frozenset({"changed", "old", "long", "german_source", "secret_adjacent",
 EVENT_KEYS = ("kind", "key", "app_id", "title", "subtitle", "body", "category", "posted_at")
 OLD_DAYS = 7
 EMBEDDER: list[str] = []
+LATER: list[float] = []
+"""`--later DAYS`: every question asked again this many days after the corpus ends."""
 NOISE_MODEL: list[str] = []
 ZONE = "Europe/Berlin"
 THREADS = 2
@@ -344,6 +353,8 @@ class Outcome:
     junk_rows: list[str] = field(default_factory=list)
     poison_gaps: int | None = None
     """Batches skipped as poison (every attempt failed), from the runtime's gap record."""
+    later: Outcome | None = None
+    """The same questions asked `LATER` days after the corpus ends (`--later`)."""
 
 
 def judge(out: Outcome, question: Question, ranked: Sequence[set[str]]) -> None:
@@ -389,6 +400,20 @@ def baseline(corpus: Corpus) -> Outcome:
         order = sorted(matching, key=lambda i: (-scores[i], -i))
         ranked = [{received[i].id} for i in order[:10]]
         judge(out, item, ranked)
+    if LATER:  # asked later: over every notification of the corpus
+        out.later = Outcome(out.label)
+        docs = [tokens(r.text) or ["_"] for r in received]
+        index = BM25Okapi(docs) if docs else None
+        for question in corpus.questions:
+            query = tokens(question.question)
+            if index is None or not query:
+                judge(out.later, question, [])
+                continue
+            scores = index.get_scores(query)
+            wanted = set(query)
+            matching = [i for i, doc in enumerate(docs) if wanted.intersection(doc)]
+            order = sorted(matching, key=lambda i: (-scores[i], -i))
+            judge(out.later, question, [{received[i].id} for i in order[:10]])
     out.wall_s = time.perf_counter() - started
     return out
 
@@ -465,6 +490,8 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
                         print(f"   {hit.score:6.2f} {sorted(sources)} {hit.record.text[:100]}")
             end = (last_event or first) + timedelta(seconds=idle)
             await idle_window(max(end, clock.now()))
+            if LATER:
+                out.later = await _ask_later(runtime, clock, corpus, cid_to_row, label)
             stored = await runtime.list_memories(include_inactive=True, limit=1_000_000)
             now = clock.now()
             live = [m for m in stored if m.status is Status.ACTIVE
@@ -493,6 +520,28 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
     out.leaks = len(out.leaked_rows)
     out.wall_s = time.perf_counter() - started
     return out
+
+
+async def _ask_later(runtime: Runtime, clock: FakeClock, corpus: Corpus,
+                     cid_to_row: dict[int, str], label: str) -> Outcome:
+    """Every question asked again `LATER` days after the corpus ends, the worker's round
+    run once every local day until then (the daily sweep consolidates each day, the
+    cleaners expire what has lived its time)."""
+    later = Outcome(label)
+    days = LATER[0]
+    stop = clock.now() + timedelta(days=days)
+    while clock.now() < stop:
+        clock.set_wall(min(stop, clock.now() + timedelta(days=1)))
+        await runtime.run_once()
+    for question in corpus.questions:
+        try:
+            hits = await runtime.recall_memory(question.question, limit=5)
+        except EmptyQueryError:
+            hits = []
+        ranked = [{cid_to_row.get(int(s.ref), "?") for s in hit.record.sources
+                   if s.kind is SourceKind.CONTEXT and s.ref.isdigit()} for hit in hits]
+        judge(later, question, ranked)
+    return later
 
 
 def _newest_context_id(root: Path) -> int:
@@ -531,6 +580,12 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
     ):
         hit, total = _share(values, ids)
         result[name] = {"hits": hit, "of": total, "share": hit / total if total else None}
+    if out.later is not None:
+        for name, values in (("later answer@5", out.later.answered5),
+                             ("later answer@1", out.later.answered1)):
+            hit, total = _share(values)
+            result[name] = {"hits": hit, "of": total,
+                            "share": hit / total if total else None}
     result.update(
         junk_share=out.junk, secret_leaks=out.leaks if out.live is not None else None,
         live=out.live, long_term=out.long_term, model_calls=out.model_calls,
@@ -567,7 +622,8 @@ def table(corpus: Corpus, results: list[dict[str, Any]]) -> str:
 
     for key in ("answer@5", "answer@1", "old answer@5", "changed answer@5", "long answer@5",
                 "non-English answer@5", "cross-lingual answer@5", "CJK answer@5",
-                "stale-first", "junk_share", "secret_leaks", "live",
+                "stale-first", "later answer@5", "later answer@1", "junk_share",
+                "secret_leaks", "live",
                 "long_term", "model_calls", "poison_gaps", "model_s_per_kept",
                 "prompt_tokens_per_kept",
                 "completion_tokens_per_kept", "wall_s"):
@@ -609,12 +665,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="[intake] noise_model (default: the default config's)")
     parser.add_argument("--dense-weight", type=float,
                         help="share of the dense leg in hybrid recall (for tuning)")
+    parser.add_argument("--later", type=float, metavar="DAYS",
+                        help="also ask every question again DAYS days after the corpus "
+                        "ends (one worker round per local day until then)")
     parser.add_argument("--explain", default="",
                         help="comma-separated question ids whose top hits are printed")
     args = parser.parse_args(argv)
     EXPLAIN.update(q for q in args.explain.split(",") if q)
     if args.embedder:
         EMBEDDER.append(args.embedder)
+    if args.later is not None:
+        if not args.later > 0:
+            parser.error("--later must be a positive number of days")
+        LATER.append(args.later)
     if args.noise_model:
         NOISE_MODEL.append(args.noise_model)
     if args.dense_weight is not None:

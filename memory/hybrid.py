@@ -25,6 +25,7 @@ or by meaning: the two memories' vectors are at least `SAME_MEANING` alike.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ import numpy.typing as npt
 
 from companion_memory.memory.recall import RecallCache, prefer_newer, search
 from companion_memory.memory.records import MemoryRecord, Tier
-from companion_memory.memory.rows import COLUMNS, record_from_row
+from companion_memory.memory.rows import COLUMNS, record_from_row, to_us
 from companion_memory.memory.vectors import VectorIndex, live_filter
 
 DENSE_WEIGHT = 0.45
@@ -75,6 +76,17 @@ class HybridQuery:
     limit: int
     newer_within: float
     dense_weight: float = DENSE_WEIGHT
+
+
+RECENT_BOOST = 0.5
+RECENT_HOURS = 24.0
+"""A Temporary memory's fused score is raised by up to RECENT_BOOST (x1.5 when just
+written), fading with its age (e-folding RECENT_HOURS): what arrived in the last hours
+is what a question asked now is most often about, and once the daily sweep keeps months
+of dated lines a recent memory would otherwise be crowded out by older lines that share
+its words. Long-Term memories are not raised (a line written today may be about a day
+weeks ago). Chosen on the first 120 days of one LifeBench user (fenghaoran): asked one
+hour after the evidence, recall@10 0.611 -> 0.702 with the month-end figure unchanged."""
 
 
 def hybrid_search(
@@ -138,7 +150,11 @@ def hybrid_search(
         dense = lex if cos is None else min(1.0, max(0.0, (cos - baseline) / DENSE_SCALE))
         if lex == 0 and dense < DENSE_FLOOR:
             continue
-        scored.append((record, weight * dense + (1 - weight) * lex, rid))
+        fused = weight * dense + (1 - weight) * lex
+        if record.tier is Tier.TEMPORARY:
+            age_h = max(0.0, (query.now_us - to_us(record.created_at)) / 3.6e9)
+            fused *= 1.0 + RECENT_BOOST * math.exp(-age_h / RECENT_HOURS)
+        scored.append((record, fused, rid))
     scored.sort(key=lambda item: (-item[1], -item[2]))
     head = scored[:limit + 3] if query.newer_within > 0 else scored[:limit]
     hits = [(record, score) for record, score, _ in head]

@@ -60,7 +60,7 @@ from companion_memory.agent.worker import WorkerSettings
 from companion_memory.core.clock import Clock
 from companion_memory.core.settings import SettingsError, check_setting
 from companion_memory.memory import sweep_ledger as ledger
-from companion_memory.memory.store import MemoryStore
+from companion_memory.memory.store import EMBED_AFTER_WRITE, MemoryStore
 
 __all__ = [
     "RAW_OUTPUT_LIMIT_CHARS", "DailySweepProcessor", "DayResult", "StepHook",
@@ -182,6 +182,8 @@ class DailySweepProcessor:
             # weeks applies each day's waiting candidates while its stage is there)
             await self._apply_deferred(report)
         await self._apply_deferred(report)
+        if report.applied:  # what the sweep wrote is found by meaning at once
+            await self.store.index_vectors(max_rows=EMBED_AFTER_WRITE)
         pending = await self.schedule.pending_dates(limit=62)
         report.pending = len(pending)
         report.extra["state"] = "pending" if pending else "idle"

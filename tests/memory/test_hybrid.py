@@ -200,3 +200,24 @@ def test_questions_and_documents_embed_at_the_same_time_with_the_same_results(
     assert np.allclose(together_docs, alone_docs, atol=1e-5)
     for i, vector in enumerate(together_questions):
         assert np.allclose(vector, alone_questions[i % len(questions)], atol=1e-5)
+
+
+async def test_a_just_written_temporary_memory_is_raised_and_the_raise_fades(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    await store.apply([
+        create("line", "2026-01-02 (Fri, January): Anna on Messages: dinner at Luigi's",
+               tier=Tier.LONG_TERM),
+        create("now", "Anna: dinner at Luigi's moved to 9 pm", tier=Tier.TEMPORARY),
+    ])
+
+    async def scores() -> dict[str, float]:
+        hits = await store.recall("dinner with Anna at Luigi's", limit=5)
+        return {h.record.memory_id: h.score for h in hits}
+
+    fresh = await scores()
+    await clock.advance(3 * 86_400)
+    later = await scores()
+    assert set(fresh) == set(later) == {"line", "now"}
+    assert fresh["now"] > later["now"] * 1.3  # x1.5 at once, about x1.02 three days on
+    assert fresh["line"] == pytest.approx(later["line"])  # Long-Term: never raised

@@ -107,7 +107,7 @@ async def test_fallback_promotes_reinforced_temporaries(world: World) -> None:
     assert later.report.extra["deferred_applied"] == 1 and later.report.model_calls == 0
     lines = [r for r in await world.store.list_records(tier=Tier.LONG_TERM)
              if r.memory_id != promoted]
-    assert len(lines) == 1 and lines[0].text.startswith("2026-03-02 (Mon): Mail: ")
+    assert len(lines) == 1 and lines[0].text.startswith("2026-03-02 (Mon, March): Mail: ")
     # every notification of the day that a memory was made of
     assert {s.ref for s in lines[0].sources} == {"1", "2", "3", "4", "5"}
 
@@ -432,7 +432,7 @@ async def test_old_stages_and_receipts_are_pruned_after_waiting_lines_are_applie
     assert len(outcome.report.extra["dates"]) == 28
     assert outcome.report.extra["deferred_applied"] == 1  # the 2 March line, before pruning
     assert [r.text[:17] for r in await world.store.list_records(tier=Tier.LONG_TERM)
-            if r.memory_id != "t-a"] == ["2026-03-02 (Mon):"]
+            if r.memory_id != "t-a"] == ["2026-03-02 (Mon, "]
     kept = await rows(world.store, "SELECT min(local_date), count(*) FROM sweep_stages")
     cutoff = date(2026, 3, 30) - timedelta(days=L.STAGE_RETENTION_DAYS)
     assert kept[0][0] == cutoff.isoformat() and kept[0][1] == 22

@@ -112,6 +112,7 @@ from companion_memory.device.status_file import (
     read_previous,
 )
 from companion_memory.memory.embedding import Embedder, shared_embedder
+from companion_memory.memory.filters import MemoryFilter
 from companion_memory.memory.records import (
     Authority,
     Kind,
@@ -486,11 +487,28 @@ class Runtime:
         return result
 
     async def recall_memory(
-        self, query: str, *, limit: int = 10, tiers: Collection[Tier] = DEFAULT_TIERS
+        self, query: str, *, limit: int = 10, tiers: Collection[Tier] = DEFAULT_TIERS,
+        since: datetime | None = None, until: datetime | None = None,
+        app_id: str | None = None, sender: str | None = None,
+        kinds: Collection[Kind] | None = None,
     ) -> list[RecallHit]:
-        """Temporary and Long-Term memories matching `query` (never waits for the worker)."""
+        """Temporary and Long-Term memories matching `query`, best first (never waits for
+        the worker).
+
+        Filters, applied while ranking (so `limit` hits come back when that many match):
+        `since` (inclusive) and `until` (exclusive), timezone-aware datetimes, on when
+        the memory's content happened or arrived (`MemoryRecord.occurred_at`: the
+        posting time of its newest source notification, else its creation time);
+        `app_id` (the source notification's app), `sender` (a message's sender as the
+        phone names it; ASCII case ignored), `kinds`. An empty query with a filter lists
+        what the filter keeps, newest first, score 0.0:
+        `recall_memory("", since=yesterday, until=today)` is "what happened yesterday".
+        An empty query without a filter, or one of stopwords only, raises
+        `EmptyQueryError`."""
         self._require_open()
-        return await self._store.recall(query, limit=limit, tiers=tiers)
+        where = MemoryFilter.build(since=since, until=until, app_id=app_id, sender=sender,
+                                   kinds=kinds)
+        return await self._store.recall(query, limit=limit, tiers=tiers, where=where)
 
     async def save_memory(
         self, text: str, *, kind: Kind = Kind.FACT,
@@ -519,12 +537,22 @@ class Runtime:
         return record
 
     async def list_memories(
-        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000
+        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000,
+        since: datetime | None = None, until: datetime | None = None,
+        app_id: str | None = None, sender: str | None = None,
+        kinds: Collection[Kind] | None = None, by_time: bool | None = None,
     ) -> list[MemoryRecord]:
-        """Memories, newest first: live ones, or every one with `include_inactive`."""
+        """Memories, newest first: live ones, or every one with `include_inactive`.
+
+        The filters are `recall_memory`'s. Newest first means by when the content
+        happened or arrived (`occurred_at`) when `by_time` is true, and by default when
+        `since` or `until` is given; otherwise by the last update."""
         self._require_open()
+        where = MemoryFilter.build(since=since, until=until, app_id=app_id, sender=sender,
+                                   kinds=kinds)
         return await self._store.list_records(
-            tier=tier, include_inactive=include_inactive, limit=limit
+            tier=tier, include_inactive=include_inactive, limit=limit, where=where,
+            by_time=by_time,
         )
 
     async def export(self) -> list[ExportedMemory]:

@@ -195,14 +195,16 @@ def _create(
     conn.execute(
         "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, sources, "
         "created_us, updated_us, expires_us, reinforced, status, subject, superseded_by, auto, "
-        "detail, detail_until_us) "
-        "VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'active', ?, NULL, ?, ?, ?)",
+        "detail, detail_until_us, occurred_us, app_id, sender) "
+        "VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'active', ?, NULL, ?, ?, ?, ?, ?, ?)",
         (
             intent.memory_id, intent.tier.value, intent.kind.value, intent.text, norm,
             intent.authority.value, sources_to_json(intent.sources), now_us, now_us,
             None if expires is None else to_us(expires), intent.subject, int(intent.auto),
             intent.detail or "",
             None if intent.detail_until is None else to_us(intent.detail_until),
+            now_us if intent.occurred_at is None else to_us(intent.occurred_at),
+            intent.app_id, intent.sender,
         ),
     )
     return None
@@ -217,7 +219,8 @@ def _apply_one(
     """Apply one intent; returns a skip reason for an idempotent no-op."""
     op = intent.op
     # checked again here, where the row is written: an intent is frozen but not sealed
-    refuse_secrets(text=intent.text, subject=intent.subject, detail=intent.detail)
+    refuse_secrets(text=intent.text, subject=intent.subject, detail=intent.detail,
+                   sender=intent.sender)
     if op is IntentOp.CREATE:
         return _create(conn, intent, now, ttls)
     if op is IntentOp.PROMOTE and intent.receipt_id is not None:
@@ -258,7 +261,9 @@ def _apply_one(
             floor = record.created_at if intent.detail_until is None else now + ttls[0]
             base["expires_us"] = to_us(_event_expiry(intent.event_end, intent.detail_until,
                                                      floor))
+        _origin(intent, record, base)
     elif op is IntentOp.REINFORCE:
+        _origin(intent, record, base)
         base.update(
             reinforced=record.reinforced + 1,
             sources=sources_to_json(_merge_sources(record.sources, intent.sources)),
@@ -297,6 +302,20 @@ def _apply_one(
         )
     _update_row(conn, record, **base)
     return None
+
+
+def _origin(intent: MemoryIntent, record: MemoryRecord,
+           changes: dict[str, object]) -> None:
+    """An update's or reinforcement's newer source: its time (kept when later than the
+    record's occurrence), app and sender."""
+    if intent.occurred_at is not None:
+        when = to_us(intent.occurred_at)
+        if record.occurred_at is None or when > to_us(record.occurred_at):
+            changes["occurred_us"] = when
+    if intent.app_id is not None:
+        changes["app_id"] = intent.app_id
+    if intent.sender is not None:
+        changes["sender"] = intent.sender
 
 
 def apply_intents(

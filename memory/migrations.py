@@ -72,6 +72,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0008_memory_fts_own_content", schema.FTS_OWN_CONTENT),
     Migration("0009_memory_vectors", vectors.DDL),
     Migration("0010_memory_fts_cjk_tokens", schema.FTS_CJK_TOKENS),
+    Migration("0011_memory_origin_columns", schema.ORIGIN_COLUMNS),
 )
 """Every migration, in the order they run on a new file."""
 

@@ -122,8 +122,8 @@ def forget(
         )
     # After the status change (which took the row out of the index), drop the text itself.
     conn.execute(
-        "UPDATE memories SET text = ?, norm = ?, detail = '', detail_until_us = NULL "
-        "WHERE memory_id = ?",
+        "UPDATE memories SET text = ?, norm = ?, detail = '', detail_until_us = NULL, "
+        "sender = NULL, app_id = NULL WHERE memory_id = ?",
         (kept, normalize_text(kept), memory_id),
     )
     already = conn.execute(

@@ -30,6 +30,7 @@ from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
 from companion_memory.memory.embedding import Embedder
 from companion_memory.memory.errors import EmptyQueryError, StoreCorruptError
+from companion_memory.memory.filters import NO_FILTER, MemoryFilter
 from companion_memory.memory.fts_index import StoreHealth
 from companion_memory.memory.hybrid import HybridQuery, hybrid_search
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
@@ -317,14 +318,28 @@ class MemoryStore:
         *,
         limit: int = 10,
         tiers: Collection[Tier] = PERSONAL_TIERS,
+        where: MemoryFilter = NO_FILTER,
     ) -> list[RecallHit]:
-        """Live records matching `query`, best first (BM25, fused with a dense leg if set).
+        """Live records matching `query` and `where`, best first (BM25, fused with a dense
+        leg if set); the filter is applied while ranking, so `limit` hits come back when
+        that many match.
 
-        Raises EmptyQueryError for an empty or all-stopword query.
+        An empty query (only spaces) with a filter lists what the filter keeps, newest
+        first by when it happened or arrived, each hit with score 0.0 ("what happened
+        yesterday"). Raises EmptyQueryError for an empty query without a filter and for
+        an all-stopword query.
         """
         _check_limit(limit)
         limit = min(limit, RECALL_LIMIT_MAX)
         wanted = owner.coerce_tiers(tiers)
+        if not isinstance(where, MemoryFilter):
+            raise InvalidMemoryError("where", "must be a MemoryFilter")
+        if isinstance(query, str) and not query.strip() and where.active:
+            now = self.now()
+            listed = await self.read(lambda conn: maintenance.list_records(
+                conn, now, include_inactive=False, limit=limit, tiers=wanted, where=where,
+                by_time=True))
+            return [RecallHit(record, 0.0) for record in listed]
         terms = query_terms(query)
         if not terms:
             raise EmptyQueryError()
@@ -336,7 +351,7 @@ class MemoryStore:
             assert index is not None
             cache = self._recall_cache
             asked = HybridQuery(terms, vector, wanted, now_us, limit, window,
-                                hybrid.DENSE_WEIGHT)
+                                hybrid.DENSE_WEIGHT, where)
 
             def fused(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
                 return hybrid_search(conn, asked, index, cache, write_mark(conn))
@@ -348,7 +363,7 @@ class MemoryStore:
             found = search(
                 conn, terms, now_us=now_us, tiers=wanted,
                 limit=limit + TIEBREAK_EXTRA if window > 0 else limit,
-                cache=cache,
+                cache=cache, where=where,
             )
             return prefer_newer(conn, found, terms, window)[:limit]
 
@@ -533,12 +548,19 @@ class MemoryStore:
     # -- listing and maintenance -------------------------------------------------------
 
     async def list_records(
-        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000
+        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000,
+        where: MemoryFilter = NO_FILTER, by_time: bool | None = None,
     ) -> list[MemoryRecord]:
+        """Memories newest first: by when their content happened or arrived when
+        `by_time` (default: when `where` bounds the time), else by last update."""
+        if not isinstance(where, MemoryFilter):
+            raise InvalidMemoryError("where", "must be a MemoryFilter")
         now = self.now()
+        ordered = where.by_time if by_time is None else bool(by_time)
         return await self.read(
             lambda conn: maintenance.list_records(
-                conn, now, tier=tier, include_inactive=include_inactive, limit=limit
+                conn, now, tier=tier, include_inactive=include_inactive, limit=limit,
+                where=where, by_time=ordered,
             )
         )
 

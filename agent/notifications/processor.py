@@ -52,7 +52,11 @@ from companion_memory.agent.notifications.contract import (
     render_items,
 )
 from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
-from companion_memory.agent.notifications.fallback import app_label, notification_fallback
+from companion_memory.agent.notifications.fallback import (
+    app_label,
+    message_sender,
+    notification_fallback,
+)
 from companion_memory.agent.notifications.filters import NoiseFilter, contains_secret
 from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.proposals import (
@@ -74,6 +78,7 @@ from companion_memory.core.settings import check_setting
 from companion_memory.memory.recall import query_terms
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
+    ORIGIN_LIMIT_CHARS,
     Authority,
     IntentOp,
     Kind,
@@ -436,6 +441,7 @@ class NotificationProcessor:
             # the log keeps a record by the day it was received, not the day it was posted
             until = record.received_at + self._source_retention
             subject = notification_subject(record)
+            posted, app_id, sender = origin(record)
             mine = own.get(cid)
             if proposal.action == "add" and mine is not None and mine.memory_id not in targeted:
                 # the notification already has a memory (an earlier event of its key):
@@ -449,7 +455,8 @@ class NotificationProcessor:
                     authority=max(proposal.authority, mine.authority,
                                   key=lambda a: AUTHORITY_RANK[a]),
                     sources=sources, detail=detail, detail_until=until,
-                    event_end=proposal.event_end,
+                    event_end=proposal.event_end, occurred_at=posted, app_id=app_id,
+                    sender=sender,
                 ))
                 continue
             if proposal.action == "add":
@@ -458,6 +465,7 @@ class NotificationProcessor:
                     tier=proposal.tier, kind=proposal.kind, text=proposal.text,
                     authority=proposal.authority, sources=sources, subject=subject,
                     detail=detail, detail_until=until, event_end=proposal.event_end,
+                    occurred_at=posted, app_id=app_id, sender=sender,
                 ))
                 continue
             assert proposal.memory_id is not None
@@ -475,6 +483,7 @@ class NotificationProcessor:
                 authority=proposal.authority,
                 sources=sources if op in (IntentOp.UPDATE, IntentOp.REINFORCE) else (),
                 reason="superseded_by_notification" if op is IntentOp.REMOVE else None,
+                occurred_at=posted if op in (IntentOp.UPDATE, IntentOp.REINFORCE) else None,
                 receipt_id=f"{SCENARIO}:promote:{derive_memory_id(contexts[cid].source_ids)}"
                 if op is IntentOp.PROMOTE else None,
             ))
@@ -615,6 +624,22 @@ def notification_subject(record: NotificationRecord) -> str:
         if not contains_secret(subject):
             return subject
     raise AssertionError("no notification subject free of secret-like digits")  # 1 in 1e17
+
+
+def origin(record: NotificationRecord) -> tuple[datetime, str | None, str | None]:
+    """What a memory of this notification records of where it came from: the posting
+    time, the app id and, for a message, its sender as the phone names it (dropped when
+    the detector reads a secret in it: the store never keeps one)."""
+    event = record.event
+    app_id = " ".join(event.app_id.split())[:ORIGIN_LIMIT_CHARS] or None
+    sender = message_sender(event.title, event.subtitle, event.body, event.category)
+    if sender is not None:
+        sender = sender[:ORIGIN_LIMIT_CHARS]
+        if contains_secret(sender):
+            sender = None
+    if app_id is not None and contains_secret(app_id):
+        app_id = None
+    return event.posted_at, app_id, sender
 
 
 def source_words(record: NotificationRecord) -> str:

@@ -58,11 +58,14 @@ from companion_memory.device.runtime import (
 )
 from companion_memory.memory.errors import StoreCorruptError
 from companion_memory.memory.fts_index import IndexStructure
+from companion_memory.memory.history import MemoryRevision
 from companion_memory.memory.records import (
     Authority,
     Kind,
     MemoryNotFoundError,
     MemoryRecord,
+    RevisionConflictError,
+    SecretInStatementError,
     SourceKind,
     SourceRef,
     Status,
@@ -99,6 +102,7 @@ __all__ = [
     "LlamaOptions",
     "MemoryNotFoundError",
     "MemoryRecord",
+    "MemoryRevision",
     "MemorySettings",
     "ModelProvider",
     "NotFoundError",
@@ -111,6 +115,7 @@ __all__ = [
     "RecallHit",
     "RecordResult",
     "RepairResult",
+    "RevisionConflictError",
     "RootBusyError",
     "RootError",
     "RootLock",
@@ -120,6 +125,7 @@ __all__ = [
     "RuntimeStateError",
     "RuntimeStatus",
     "SaveResult",
+    "SecretInStatementError",
     "SourceKind",
     "SourceRef",
     "StateError",

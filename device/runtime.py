@@ -113,6 +113,7 @@ from companion_memory.device.status_file import (
 )
 from companion_memory.memory.embedding import Embedder, shared_embedder
 from companion_memory.memory.filters import MemoryFilter
+from companion_memory.memory.history import MemoryRevision
 from companion_memory.memory.records import (
     Authority,
     Kind,
@@ -522,6 +523,29 @@ class Runtime:
         return await self._store.save_memory(
             text, kind=kind, sources=sources, tier=tier, authority=authority, subject=subject
         )
+
+    async def update_memory(
+        self, memory_id: str, text: str, *, expected_revision: int
+    ) -> MemoryRecord:
+        """The owner's correction of a memory's text, with the owner's authority
+        (`direct_user_statement`); returns the new revision.
+
+        Compare-and-set: `expected_revision` is the revision the host read, and a memory
+        that moved on since raises `RevisionConflictError` (re-read it and retry). A
+        text holding a secret is refused as `save_memory` refuses it
+        (`SecretInStatementError`), so is one the owner forgot before
+        (`RejectedContentError`); a memory that is gone raises `MemoryNotFoundError` or
+        `MemoryInactiveError`. None of these errors carries the text."""
+        self._require_open()
+        return await self._store.update_memory(memory_id, text,
+                                               expected_revision=expected_revision)
+
+    async def memory_history(self, memory_id: str) -> list[MemoryRevision]:
+        """The memory's revisions, oldest first: revision, op, when, its text from then
+        on (None once forgotten), origin and reason. This is content, handed only to the
+        host; `MemoryNotFoundError` when the store holds no such memory."""
+        self._require_open()
+        return await self._store.history(memory_id)
 
     async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
         """Tombstone a memory as the owner's rejection."""

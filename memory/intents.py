@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from companion_memory.core.errors import StateError
+from companion_memory.memory import history, write_events
 from companion_memory.memory.errors import MemoryInactiveError
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
@@ -32,6 +33,7 @@ from companion_memory.memory.records import (
     CursorConflictError,
     IntentOp,
     InvalidMemoryError,
+    Kind,
     MemoryIntent,
     MemoryNotFoundError,
     MemoryRecord,
@@ -51,6 +53,7 @@ from companion_memory.memory.rows import (
     sources_to_json,
     to_us,
 )
+from companion_memory.memory.write_events import MemoryWrite
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +330,7 @@ def apply_intents(
     long_term_ttl: timedelta,
     cursor: CursorAdvance | None = None,
     receipt: str | None = None,
+    origin: str = "store",
 ) -> ApplyResult:
     """Apply `intents` (plus optional cursor advance and receipt) in the open transaction.
 
@@ -353,10 +357,12 @@ def apply_intents(
     ttls = (temporary_ttl, long_term_ttl)
     written: list[str] = []
     skipped: list[tuple[str, str]] = []
+    writes: list[MemoryWrite] = []
     for intent in intents:
         reason = _apply_one(conn, intent, now, ttls)
         if reason is None:
             written.append(intent.memory_id)
+            writes.append(_recorded(conn, intent, now, now_us, origin))
         else:
             skipped.append((intent.memory_id, reason))
     if receipt is not None:
@@ -367,4 +373,22 @@ def apply_intents(
     records = [
         r for mid in dict.fromkeys(written) if (r := fetch_record(conn, mid)) is not None
     ]
+    write_events.note(conn, writes)  # only now: every intent of the batch applied
     return ApplyResult(records=records, skipped=skipped, replayed=False)
+
+
+_TEXT_OPS = (IntentOp.CREATE, IntentOp.UPDATE)
+
+
+def _recorded(conn: sqlite3.Connection, intent: MemoryIntent, now: datetime, now_us: int,
+              origin: str) -> MemoryWrite:
+    """The history row of one applied intent, and its (content-free) write event."""
+    row = conn.execute(
+        "SELECT revision, tier, kind FROM memories WHERE memory_id = ?", (intent.memory_id,)
+    ).fetchone()
+    revision, tier, kind = int(row[0]), Tier(row[1]), Kind(row[2])
+    reason = intent.reason if intent.op is IntentOp.REMOVE else None
+    history.record(conn, intent.memory_id, revision, intent.op.value, now_us,
+                   text=intent.text if intent.op in _TEXT_OPS else None, origin=origin,
+                   reason=reason)
+    return MemoryWrite(intent.memory_id, intent.op.value, tier, kind, revision, origin, now)

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any
 
-from companion_memory.memory import fts_index
+from companion_memory.memory import fts_index, history
 from companion_memory.memory.filters import NO_FILTER, MemoryFilter
 from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, N_COLUMNS, from_us, record_from_row, to_us
@@ -88,6 +88,7 @@ def delete_all(conn: sqlite3.Connection) -> int:
     conn.execute("DELETE FROM memory_tombstones")
     conn.execute("DELETE FROM memory_rejections")
     conn.execute("DELETE FROM memory_promotions")
+    conn.execute("DELETE FROM memory_history")
     return count
 
 
@@ -112,6 +113,8 @@ def cleanup_expired(conn: sqlite3.Connection, now: datetime) -> int:
         (now_us, now_us),
     )
     cur = conn.execute(f"DELETE FROM memories WHERE {condition}", (now_us,))
+    if cur.rowcount:
+        history.prune(conn)
     # The sources' own words go when the log no longer holds them (the memory may stay).
     conn.execute(
         "UPDATE memories SET detail = '', detail_until_us = NULL "

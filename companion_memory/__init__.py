@@ -56,6 +56,7 @@ from companion_memory.device.runtime import (
     RuntimeStateError,
     RuntimeStatus,
 )
+from companion_memory.device.write_stream import MemoryWriteStream
 from companion_memory.memory.errors import StoreCorruptError
 from companion_memory.memory.fts_index import IndexStructure
 from companion_memory.memory.history import MemoryRevision
@@ -73,6 +74,7 @@ from companion_memory.memory.records import (
 )
 from companion_memory.memory.settings import MemorySettings
 from companion_memory.memory.store import RecallHit, RepairResult, SaveResult, StoreHealth
+from companion_memory.memory.write_events import MemoryWrite
 from companion_memory.storage.fs import FileSystem
 from companion_memory.storage.monitor import DiskProbe, StorageLevel
 from companion_memory.storage.settings import StorageSettings
@@ -104,6 +106,8 @@ __all__ = [
     "MemoryRecord",
     "MemoryRevision",
     "MemorySettings",
+    "MemoryWrite",
+    "MemoryWriteStream",
     "ModelProvider",
     "NotFoundError",
     "NotificationEvent",

@@ -111,6 +111,7 @@ from companion_memory.device.status_file import (
     log_status_failure,
     read_previous,
 )
+from companion_memory.device.write_stream import WRITE_STREAM_CAPACITY, MemoryWriteStream
 from companion_memory.memory.embedding import Embedder, shared_embedder
 from companion_memory.memory.filters import MemoryFilter
 from companion_memory.memory.history import MemoryRevision
@@ -129,6 +130,7 @@ from companion_memory.memory.store import (
     SaveResult,
     StoreHealth,
 )
+from companion_memory.memory.write_events import MemoryWrite
 from companion_memory.storage.fs import FileSystem, RealFileSystem
 from companion_memory.storage.monitor import (
     DiskProbe,
@@ -231,6 +233,7 @@ class Runtime:
         self._status_lock = asyncio.Lock()
         self._appended: RoundReport | None = None
         self._status_begun = False
+        self._streams: list[MemoryWriteStream] = []
 
     # what the host passed in ----------------------------------------------------
 
@@ -433,6 +436,9 @@ class Runtime:
         async with self._close_lock:
             stack, self._stack = self._stack, None
             self._state = RuntimeState.CLOSED
+            streams, self._streams = self._streams, []
+            for stream in streams:
+                stream.close()
             if stack is not None:
                 await stack.aclose()
 
@@ -546,6 +552,33 @@ class Runtime:
         host; `MemoryNotFoundError` when the store holds no such memory."""
         self._require_open()
         return await self._store.history(memory_id)
+
+    def memory_writes(self, *, capacity: int = WRITE_STREAM_CAPACITY) -> MemoryWriteStream:
+        """Every memory write from now on, as content-free events (`MemoryWrite`: id, op,
+        tier, kind, revision, origin scenario, time), each after its transaction
+        committed (never one rolled back):
+
+            async for write in runtime.memory_writes():
+                ...
+
+        The stream holds at most `capacity` events: a host that reads slowly never
+        blocks the worker or any writer; the oldest event is dropped instead and
+        `stream.dropped` counts it. It ends at `close()` of the stream or the runtime."""
+        self._require_open()
+        stream = MemoryWriteStream(capacity, self._store.subscribe_writes)
+        self._streams = [s for s in self._streams if not s.closed]
+        self._streams.append(stream)
+        return stream
+
+    def on_memory_write(self, callback: Callable[[MemoryWrite], None]) -> Callable[[], None]:
+        """Call `callback(write)` on the event loop for every committed memory write
+        (as `memory_writes`); returns the call that unsubscribes. The callback must
+        return at once (it runs on the loop, before the writer resumes); one that
+        raises is logged by the exception's type and stays subscribed."""
+        self._require_open()
+        if not callable(callback):
+            raise InvalidInputError("callback must be callable with one MemoryWrite")
+        return self._store.subscribe_writes(callback)
 
     async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
         """Tombstone a memory as the owner's rejection."""

@@ -61,6 +61,7 @@ from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.model.settings import ProviderConfigError
 from companion_memory.agent.model.unavailable import UnavailableProvider
+from companion_memory.agent.notifications import decisions
 from companion_memory.agent.notifications.context import NotificationContext
 from companion_memory.agent.notifications.context_state import StoreMemoryCursor
 from companion_memory.agent.notifications.context_types import (
@@ -68,6 +69,7 @@ from companion_memory.agent.notifications.context_types import (
     NotificationRecord,
 )
 from companion_memory.agent.notifications.contract import items_per_call
+from companion_memory.agent.notifications.decisions import NotificationDecision
 from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.processor import NotificationProcessor
@@ -701,6 +703,23 @@ class Runtime:
         [start, end), oldest first (the source history the sweep reads)."""
         self._require_open()
         return await self._context.read_processed_between(start, end, limit)
+
+    async def notification_decisions(
+        self, *, since: datetime | None = None, limit: int = 100
+    ) -> list[NotificationDecision]:
+        """What became of each processed notification, newest received first, no
+        content: `kept` with its memories' ids, or `dropped` with the reason code (the
+        triage's, such as `verification_code`; `noise_model`, `removed`, `coalesced`,
+        `ignored`, `rejected_by_owner`, `secret_in_statement`, a skipped batch's
+        `gap_<code>`, ...; `agent.notifications.decisions`). `since`: received at or after this
+        (timezone-aware). Kept as long as the notification log keeps its records at
+        the Normal storage level."""
+        self._require_open()
+        where = MemoryFilter.build(since=since)  # the same check of the datetime
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 10_000:
+            raise InvalidInputError(f"limit must be an integer from 1 to 10000, not {limit!r}")
+        start = None if where.since_us is None else since
+        return await self._store.read(lambda conn: decisions.read(conn, start, limit))
 
     async def pending_count(self) -> int:
         """Persisted notifications not yet processed into memory."""

@@ -74,6 +74,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0010_memory_fts_cjk_tokens", schema.FTS_CJK_TOKENS),
     Migration("0011_memory_origin_columns", schema.ORIGIN_COLUMNS),
     Migration("0012_memory_history", history.DDL),
+    Migration("0013_memory_notification_decisions", schema.NOTIFICATION_DECISIONS),
 )
 """Every migration, in the order they run on a new file."""
 

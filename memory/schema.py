@@ -302,3 +302,17 @@ newest source notification for a notification's memory, else its creation time),
 for a notification's memory the app it came from and the message's sender as the phone
 names it (NULL otherwise): what recall and listing filter on (`memory.filters`).
 Existing memories take their creation time; their app and sender stay unknown (NULL)."""
+
+NOTIFICATION_DECISIONS = """
+CREATE TABLE notification_decisions (
+    context_id INTEGER PRIMARY KEY,
+    received_us INTEGER NOT NULL,
+    decided_us INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('kept', 'dropped')),
+    reason TEXT,
+    memory_ids TEXT NOT NULL
+);
+CREATE INDEX notification_decisions_received ON notification_decisions (received_us);
+"""
+"""The notification processor's decision trail (`agent.notifications.decisions`): per
+notification, kept with its memories' ids or dropped with a reason code; no content."""

@@ -37,6 +37,7 @@ from companion_memory.agent.model.provider import (
     Message,
     ModelUnavailableError,
 )
+from companion_memory.agent.notifications import decisions
 from companion_memory.agent.notifications.context import NotificationContext
 from companion_memory.agent.notifications.context_types import (
     BatchNotContiguousError,
@@ -52,6 +53,11 @@ from companion_memory.agent.notifications.contract import (
     render_items,
 )
 from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
+from companion_memory.agent.notifications.decisions import (
+    DROPPED,
+    KEPT,
+    NotificationDecision,
+)
 from companion_memory.agent.notifications.fallback import (
     app_label,
     message_sender,
@@ -199,6 +205,8 @@ class NotificationProcessor:
         self._items_per_call = items_per_call
         self._log = logger or logging.getLogger("companion_memory.notifications")
         self._attempts_dirty = True  # unknown until checked once
+        self._outcomes: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}
+        """What the batch in hand decided per item (context id of its newest event)."""
 
     # -- the batch -----------------------------------------------------------------------
 
@@ -231,6 +239,7 @@ class NotificationProcessor:
         for item, score in zip(kept, scores, strict=True):
             if score >= model.threshold_for(item.record.event.category):
                 report.filtered["noise_model"] += 1
+                self._outcomes[item.context_id] = (DROPPED, "noise_model", ())
             else:
                 out.append(item)
         return out
@@ -242,11 +251,15 @@ class NotificationProcessor:
             report.filtered["removed"] += removed_only
         if merged:
             report.extra["coalesced"] = merged
+        self._outcomes = outcomes = {}
+        for item in items:
+            outcomes[item.context_id] = (DROPPED, "no_proposal", ())
         kept: list[_Item] = []
         for item in items:
             triage = self._filter.triage(item.record.event)
             if triage.reason is not None:
                 report.filtered[triage.reason] += 1
+                outcomes[item.context_id] = (DROPPED, triage.reason, ())
                 continue
             if triage.redacted is not None:
                 report.extra["redacted_secrets"] = report.extra.get("redacted_secrets", 0) + 1
@@ -266,6 +279,7 @@ class NotificationProcessor:
                 await self._context.commit_processed(batch, intents, batch_receipt(batch))
                 report.applied = len(intents)
                 await self._clear_attempts(last)
+                await self._decide(batch, items)
         except (ModelUnavailableError, BudgetExhaustedError) as exc:
             outcome = report.error = exc.code  # no attempt: visible pending work
         except BatchNotContiguousError as exc:
@@ -422,11 +436,14 @@ class NotificationProcessor:
         texts = [p.text for p in accepted.values() if p.action != "ignore" and p.text is not None]
         rejected = dict(zip(texts, await self._store.rejected_many(texts), strict=True)) \
             if texts else {}
+        outcomes = self._outcomes
         for cid, proposal in accepted.items():
             if proposal.action == "ignore":
+                outcomes[cid] = (DROPPED, "ignored", ())
                 continue
             if proposal.text is not None and rejected[proposal.text]:
                 report.rejected["rejected_by_owner"] += 1
+                outcomes[cid] = (DROPPED, "rejected_by_owner", ())
                 continue
             sources = tuple(
                 SourceRef(SourceKind.CONTEXT, str(i)) for i in contexts[cid].source_ids
@@ -437,6 +454,7 @@ class NotificationProcessor:
                 refuse_secrets(text=proposal.text, detail=detail)
             except SecretInStatementError as exc:
                 report.rejected[exc.code] += 1
+                outcomes[cid] = (DROPPED, exc.code, ())
                 continue
             # the log keeps a record by the day it was received, not the day it was posted
             until = record.received_at + self._source_retention
@@ -458,6 +476,7 @@ class NotificationProcessor:
                     event_end=proposal.event_end, occurred_at=posted, app_id=app_id,
                     sender=sender,
                 ))
+                outcomes[cid] = (KEPT, None, (mine.memory_id,))
                 continue
             if proposal.action == "add":
                 intents.append(MemoryIntent(
@@ -467,12 +486,15 @@ class NotificationProcessor:
                     detail=detail, detail_until=until, event_end=proposal.event_end,
                     occurred_at=posted, app_id=app_id, sender=sender,
                 ))
+                outcomes[cid] = (KEPT, None, (intents[-1].memory_id,))
                 continue
             assert proposal.memory_id is not None
             if proposal.memory_id in targeted:
                 report.rejected["conflicting_target"] += 1
+                outcomes[cid] = (DROPPED, "conflicting_target", ())
                 continue
             targeted.add(proposal.memory_id)
+            outcomes[cid] = (KEPT, None, (proposal.memory_id,))
             op = IntentOp(proposal.action)
             intents.append(MemoryIntent(
                 op=op, memory_id=proposal.memory_id, expected_revision=proposal.revision,
@@ -489,6 +511,31 @@ class NotificationProcessor:
             ))
         return intents
 
+    # -- the decision trail -------------------------------------------------------------
+
+    async def _decide(self, batch: list[NotificationRecord], items: list[_Item],
+                      gap: str | None = None) -> None:
+        """Record what became of each notification of a committed (or skipped) batch
+        (`agent.notifications.decisions`); every event of a notification shares its
+        item's decision, an event merged into a newer one is `coalesced`, and a
+        notification seen only as removed is `removed`."""
+        now = self._clock.now()
+        by_id: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}
+        for item in items:
+            outcome = self._outcomes.get(item.context_id, (DROPPED, "no_proposal", ()))
+            for cid in item.source_ids:
+                by_id[cid] = outcome if cid == item.context_id or outcome[0] == KEPT \
+                    else (DROPPED, "coalesced", ())
+        rows = [
+            NotificationDecision(
+                r.context_id, r.received_at, now,
+                *((DROPPED, gap, ()) if gap is not None
+                  else by_id.get(r.context_id, (DROPPED, "removed", ()))))
+            for r in batch
+        ]
+        oldest = now - self._source_retention
+        await self._store.transaction(lambda conn: decisions.write(conn, rows, oldest))
+
     # -- attempts and poison batches ----------------------------------------------------
 
     async def _fail(
@@ -500,6 +547,7 @@ class NotificationProcessor:
             report.extra["retry_attempts"] = attempts
             return
         gap = await self._context.skip_batch(batch, f"{code}_after_{attempts}_attempts")
+        await self._decide(batch, [], gap=f"gap_{code}"[:64])
         report.gaps += 1
         report.extra["skipped_records"] = gap.count
         await self._clear_attempts(batch[-1].context_id)

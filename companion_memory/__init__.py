@@ -21,6 +21,7 @@ from companion_memory.agent.episodes.settings import EpisodesSettings
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.model.settings import LlamaOptions, OpenAIOptions, ProviderOptions
 from companion_memory.agent.notifications.context_types import Gap, NotificationRecord
+from companion_memory.agent.notifications.decisions import NotificationDecision
 from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.agent.processor import ProcessorReport
 from companion_memory.agent.report import RoundReport
@@ -56,13 +57,17 @@ from companion_memory.device.runtime import (
     RuntimeStateError,
     RuntimeStatus,
 )
+from companion_memory.device.write_stream import MemoryWriteStream
 from companion_memory.memory.errors import StoreCorruptError
 from companion_memory.memory.fts_index import IndexStructure
+from companion_memory.memory.history import MemoryRevision
 from companion_memory.memory.records import (
     Authority,
     Kind,
     MemoryNotFoundError,
     MemoryRecord,
+    RevisionConflictError,
+    SecretInStatementError,
     SourceKind,
     SourceRef,
     Status,
@@ -70,6 +75,7 @@ from companion_memory.memory.records import (
 )
 from companion_memory.memory.settings import MemorySettings
 from companion_memory.memory.store import RecallHit, RepairResult, SaveResult, StoreHealth
+from companion_memory.memory.write_events import MemoryWrite
 from companion_memory.storage.fs import FileSystem
 from companion_memory.storage.monitor import DiskProbe, StorageLevel
 from companion_memory.storage.settings import StorageSettings
@@ -99,9 +105,13 @@ __all__ = [
     "LlamaOptions",
     "MemoryNotFoundError",
     "MemoryRecord",
+    "MemoryRevision",
     "MemorySettings",
+    "MemoryWrite",
+    "MemoryWriteStream",
     "ModelProvider",
     "NotFoundError",
+    "NotificationDecision",
     "NotificationEvent",
     "NotificationRecord",
     "OpenAIOptions",
@@ -111,6 +121,7 @@ __all__ = [
     "RecallHit",
     "RecordResult",
     "RepairResult",
+    "RevisionConflictError",
     "RootBusyError",
     "RootError",
     "RootLock",
@@ -120,6 +131,7 @@ __all__ = [
     "RuntimeStateError",
     "RuntimeStatus",
     "SaveResult",
+    "SecretInStatementError",
     "SourceKind",
     "SourceRef",
     "StateError",

@@ -193,5 +193,8 @@ class ExportedMemory(TypedDict, total=False):
     subject: str | None
     superseded_by: str | None
     auto: bool
+    occurred_at: str | None
+    app_id: str | None
+    sender: str | None
     reason: str | None
     removed_at: str

@@ -61,6 +61,7 @@ from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.model.settings import ProviderConfigError
 from companion_memory.agent.model.unavailable import UnavailableProvider
+from companion_memory.agent.notifications import decisions
 from companion_memory.agent.notifications.context import NotificationContext
 from companion_memory.agent.notifications.context_state import StoreMemoryCursor
 from companion_memory.agent.notifications.context_types import (
@@ -68,6 +69,7 @@ from companion_memory.agent.notifications.context_types import (
     NotificationRecord,
 )
 from companion_memory.agent.notifications.contract import items_per_call
+from companion_memory.agent.notifications.decisions import NotificationDecision
 from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.processor import NotificationProcessor
@@ -111,7 +113,10 @@ from companion_memory.device.status_file import (
     log_status_failure,
     read_previous,
 )
+from companion_memory.device.write_stream import WRITE_STREAM_CAPACITY, MemoryWriteStream
 from companion_memory.memory.embedding import Embedder, shared_embedder
+from companion_memory.memory.filters import MemoryFilter
+from companion_memory.memory.history import MemoryRevision
 from companion_memory.memory.records import (
     Authority,
     Kind,
@@ -127,6 +132,7 @@ from companion_memory.memory.store import (
     SaveResult,
     StoreHealth,
 )
+from companion_memory.memory.write_events import MemoryWrite
 from companion_memory.storage.fs import FileSystem, RealFileSystem
 from companion_memory.storage.monitor import (
     DiskProbe,
@@ -229,6 +235,7 @@ class Runtime:
         self._status_lock = asyncio.Lock()
         self._appended: RoundReport | None = None
         self._status_begun = False
+        self._streams: list[MemoryWriteStream] = []
 
     # what the host passed in ----------------------------------------------------
 
@@ -431,6 +438,9 @@ class Runtime:
         async with self._close_lock:
             stack, self._stack = self._stack, None
             self._state = RuntimeState.CLOSED
+            streams, self._streams = self._streams, []
+            for stream in streams:
+                stream.close()
             if stack is not None:
                 await stack.aclose()
 
@@ -486,11 +496,28 @@ class Runtime:
         return result
 
     async def recall_memory(
-        self, query: str, *, limit: int = 10, tiers: Collection[Tier] = DEFAULT_TIERS
+        self, query: str, *, limit: int = 10, tiers: Collection[Tier] = DEFAULT_TIERS,
+        since: datetime | None = None, until: datetime | None = None,
+        app_id: str | None = None, sender: str | None = None,
+        kinds: Collection[Kind] | None = None,
     ) -> list[RecallHit]:
-        """Temporary and Long-Term memories matching `query` (never waits for the worker)."""
+        """Temporary and Long-Term memories matching `query`, best first (never waits for
+        the worker).
+
+        Filters, applied while ranking (so `limit` hits come back when that many match):
+        `since` (inclusive) and `until` (exclusive), timezone-aware datetimes, on when
+        the memory's content happened or arrived (`MemoryRecord.occurred_at`: the
+        posting time of its newest source notification, else its creation time);
+        `app_id` (the source notification's app), `sender` (a message's sender as the
+        phone names it; ASCII case ignored), `kinds`. An empty query with a filter lists
+        what the filter keeps, newest first, score 0.0:
+        `recall_memory("", since=yesterday, until=today)` is "what happened yesterday".
+        An empty query without a filter, or one of stopwords only, raises
+        `EmptyQueryError`."""
         self._require_open()
-        return await self._store.recall(query, limit=limit, tiers=tiers)
+        where = MemoryFilter.build(since=since, until=until, app_id=app_id, sender=sender,
+                                   kinds=kinds)
+        return await self._store.recall(query, limit=limit, tiers=tiers, where=where)
 
     async def save_memory(
         self, text: str, *, kind: Kind = Kind.FACT,
@@ -504,6 +531,56 @@ class Runtime:
         return await self._store.save_memory(
             text, kind=kind, sources=sources, tier=tier, authority=authority, subject=subject
         )
+
+    async def update_memory(
+        self, memory_id: str, text: str, *, expected_revision: int
+    ) -> MemoryRecord:
+        """The owner's correction of a memory's text, with the owner's authority
+        (`direct_user_statement`); returns the new revision.
+
+        Compare-and-set: `expected_revision` is the revision the host read, and a memory
+        that moved on since raises `RevisionConflictError` (re-read it and retry). A
+        text holding a secret is refused as `save_memory` refuses it
+        (`SecretInStatementError`), so is one the owner forgot before
+        (`RejectedContentError`); a memory that is gone raises `MemoryNotFoundError` or
+        `MemoryInactiveError`. None of these errors carries the text."""
+        self._require_open()
+        return await self._store.update_memory(memory_id, text,
+                                               expected_revision=expected_revision)
+
+    async def memory_history(self, memory_id: str) -> list[MemoryRevision]:
+        """The memory's revisions, oldest first: revision, op, when, its text from then
+        on (None once forgotten), origin and reason. This is content, handed only to the
+        host; `MemoryNotFoundError` when the store holds no such memory."""
+        self._require_open()
+        return await self._store.history(memory_id)
+
+    def memory_writes(self, *, capacity: int = WRITE_STREAM_CAPACITY) -> MemoryWriteStream:
+        """Every memory write from now on, as content-free events (`MemoryWrite`: id, op,
+        tier, kind, revision, origin scenario, time), each after its transaction
+        committed (never one rolled back):
+
+            async for write in runtime.memory_writes():
+                ...
+
+        The stream holds at most `capacity` events: a host that reads slowly never
+        blocks the worker or any writer; the oldest event is dropped instead and
+        `stream.dropped` counts it. It ends at `close()` of the stream or the runtime."""
+        self._require_open()
+        stream = MemoryWriteStream(capacity, self._store.subscribe_writes)
+        self._streams = [s for s in self._streams if not s.closed]
+        self._streams.append(stream)
+        return stream
+
+    def on_memory_write(self, callback: Callable[[MemoryWrite], None]) -> Callable[[], None]:
+        """Call `callback(write)` on the event loop for every committed memory write
+        (as `memory_writes`); returns the call that unsubscribes. The callback must
+        return at once (it runs on the loop, before the writer resumes); one that
+        raises is logged by the exception's type and stays subscribed."""
+        self._require_open()
+        if not callable(callback):
+            raise InvalidInputError("callback must be callable with one MemoryWrite")
+        return self._store.subscribe_writes(callback)
 
     async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
         """Tombstone a memory as the owner's rejection."""
@@ -519,12 +596,22 @@ class Runtime:
         return record
 
     async def list_memories(
-        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000
+        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000,
+        since: datetime | None = None, until: datetime | None = None,
+        app_id: str | None = None, sender: str | None = None,
+        kinds: Collection[Kind] | None = None, by_time: bool | None = None,
     ) -> list[MemoryRecord]:
-        """Memories, newest first: live ones, or every one with `include_inactive`."""
+        """Memories, newest first: live ones, or every one with `include_inactive`.
+
+        The filters are `recall_memory`'s. Newest first means by when the content
+        happened or arrived (`occurred_at`) when `by_time` is true, and by default when
+        `since` or `until` is given; otherwise by the last update."""
         self._require_open()
+        where = MemoryFilter.build(since=since, until=until, app_id=app_id, sender=sender,
+                                   kinds=kinds)
         return await self._store.list_records(
-            tier=tier, include_inactive=include_inactive, limit=limit
+            tier=tier, include_inactive=include_inactive, limit=limit, where=where,
+            by_time=by_time,
         )
 
     async def export(self) -> list[ExportedMemory]:
@@ -616,6 +703,23 @@ class Runtime:
         [start, end), oldest first (the source history the sweep reads)."""
         self._require_open()
         return await self._context.read_processed_between(start, end, limit)
+
+    async def notification_decisions(
+        self, *, since: datetime | None = None, limit: int = 100
+    ) -> list[NotificationDecision]:
+        """What became of each processed notification, newest received first, no
+        content: `kept` with its memories' ids, or `dropped` with the reason code (the
+        triage's, such as `verification_code`; `noise_model`, `removed`, `coalesced`,
+        `ignored`, `rejected_by_owner`, `secret_in_statement`, a skipped batch's
+        `gap_<code>`, ...; `agent.notifications.decisions`). `since`: received at or after this
+        (timezone-aware). Kept as long as the notification log keeps its records at
+        the Normal storage level."""
+        self._require_open()
+        where = MemoryFilter.build(since=since)  # the same check of the datetime
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 10_000:
+            raise InvalidInputError(f"limit must be an integer from 1 to 10000, not {limit!r}")
+        start = None if where.since_us is None else since
+        return await self._store.read(lambda conn: decisions.read(conn, start, limit))
 
     async def pending_count(self) -> int:
         """Persisted notifications not yet processed into memory."""

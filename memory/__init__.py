@@ -16,6 +16,7 @@ from companion_memory.memory.errors import (
     StoreCorruptError,
     UnsupportedSqliteError,
 )
+from companion_memory.memory.filters import MemoryFilter
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents
 from companion_memory.memory.migrations import Migration
 from companion_memory.memory.recall import STOPWORDS
@@ -83,6 +84,7 @@ __all__ = [
     "IntentOp",
     "InvalidMemoryError",
     "Kind",
+    "MemoryFilter",
     "MemoryInactiveError",
     "MemoryIntent",
     "MemoryNotFoundError",

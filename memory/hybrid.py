@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from companion_memory.memory.filters import NO_FILTER, MemoryFilter
 from companion_memory.memory.recall import RecallCache, prefer_newer, search
 from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, record_from_row, to_us
@@ -76,6 +77,8 @@ class HybridQuery:
     limit: int
     newer_within: float
     dense_weight: float = DENSE_WEIGHT
+    where: MemoryFilter = NO_FILTER
+    """Time, app, sender and kinds (`memory.filters`): both legs rank only what matches."""
 
 
 RECENT_BOOST = 0.5
@@ -100,11 +103,21 @@ def hybrid_search(
     call inside a read transaction). `mark`: the database's write mark, for the index."""
     limit = query.limit
     pool = max(POOL_MIN, 3 * limit)
+    where = query.where
     lexical = search(
-        conn, query.terms, now_us=query.now_us, tiers=query.tiers, limit=pool, cache=cache
+        conn, query.terms, now_us=query.now_us, tiers=query.tiers, limit=pool, cache=cache,
+        where=where,
     ) if query.terms else []
     index.refresh(conn, mark)
     rowids, sims = index.similarities(query.vector)
+    baseline = DENSE_BASELINE
+    if sims.size >= BASELINE_MIN_VECTORS:
+        baseline = float(np.median(sims))  # the store's typical cosine, filter or not
+    if where.active and sims.size:
+        # only what the filter keeps competes for the pool, so a narrow filter still
+        # gets its best matches (not the store's best, mostly filtered away)
+        keep = np.isin(rowids, _matching(conn, query))
+        rowids, sims = rowids[keep], sims[keep]
     by_rowid: dict[int, MemoryRecord] = {}
     lex_of: dict[int, float] = {}
     if lexical:
@@ -121,15 +134,13 @@ def hybrid_search(
             by_rowid[rid] = record
             lex_of[rid] = max(0.0, score) / top
     cos_of: dict[int, float] = {}
-    baseline = DENSE_BASELINE
     if sims.size:
-        baseline = float(np.median(sims)) if sims.size >= BASELINE_MIN_VECTORS \
-            else DENSE_BASELINE
         n = min(sims.size, pool * 2)
         best = np.argpartition(-sims, n - 1)[:n]
         best = best[np.argsort(-sims[best], kind="stable")]
         wanted = [int(rowids[i]) for i in best]
-        live = live_filter(conn, wanted, tiers=query.tiers, now_us=query.now_us)
+        live = live_filter(conn, wanted, tiers=query.tiers, now_us=query.now_us,
+                           where=where.sql())
         dense_ids = [rid for rid in wanted if rid in live][:pool]
         missing = [rid for rid in dense_ids if rid not in by_rowid]
         for start in range(0, len(missing), 500):
@@ -171,3 +182,16 @@ def hybrid_search(
         conn, hits, query.terms, query.newer_within, same=same_meaning,
         same_window=SAME_MEANING_WINDOW,
     )[:limit]
+
+
+def _matching(conn: sqlite3.Connection, query: HybridQuery) -> npt.NDArray[np.int64]:
+    """The rowids of the live memories in the query's tiers that its filter keeps."""
+    tier_values = sorted({Tier(t).value for t in query.tiers})
+    marks = ", ".join("?" for _ in tier_values)
+    extra, params = query.where.sql()
+    rows = conn.execute(
+        f"SELECT rowid FROM memories WHERE status = 'active' AND tier IN ({marks}) "
+        f"AND (expires_us IS NULL OR expires_us > ?){extra}",
+        (*tier_values, query.now_us, *params),
+    )
+    return np.fromiter((int(r[0]) for r in rows), dtype=np.int64)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from companion_memory.core.errors import StateError
+from companion_memory.memory import history, write_events
 from companion_memory.memory.errors import MemoryInactiveError
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
@@ -36,6 +37,7 @@ from companion_memory.memory.records import (
     CursorConflictError,
     IntentOp,
     InvalidMemoryError,
+    Kind,
     MemoryIntent,
     MemoryNotFoundError,
     MemoryRecord,
@@ -55,6 +57,7 @@ from companion_memory.memory.rows import (
     sources_to_json,
     to_us,
 )
+from companion_memory.memory.write_events import MemoryWrite
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,14 +205,16 @@ def _create(
     conn.execute(
         "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, sources, "
         "created_us, updated_us, expires_us, reinforced, status, subject, superseded_by, auto, "
-        "detail, detail_until_us) "
-        "VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'active', ?, NULL, ?, ?, ?)",
+        "detail, detail_until_us, occurred_us, app_id, sender) "
+        "VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 'active', ?, NULL, ?, ?, ?, ?, ?, ?)",
         (
             intent.memory_id, intent.tier.value, intent.kind.value, intent.text, norm,
             intent.authority.value, sources_to_json(intent.sources), now_us, now_us,
             None if expires is None else to_us(expires), intent.subject, int(intent.auto),
             intent.detail or "",
             None if intent.detail_until is None else to_us(intent.detail_until),
+            now_us if intent.occurred_at is None else to_us(intent.occurred_at),
+            intent.app_id, intent.sender,
         ),
     )
     return None
@@ -224,7 +229,8 @@ def _apply_one(
     """Apply one intent; returns a skip reason for an idempotent no-op."""
     op = intent.op
     # checked again here, where the row is written: an intent is frozen but not sealed
-    refuse_secrets(text=intent.text, subject=intent.subject, detail=intent.detail)
+    refuse_secrets(text=intent.text, subject=intent.subject, detail=intent.detail,
+                   sender=intent.sender)
     if op is IntentOp.CREATE:
         return _create(conn, intent, now, ttls)
     if op is IntentOp.PROMOTE and intent.receipt_id is not None:
@@ -271,7 +277,9 @@ def _apply_one(
             renewed_lt = max(now + ttls[1], intent.event_end or now)
             if record.expires_at is None or renewed_lt > record.expires_at:
                 base["expires_us"] = to_us(renewed_lt)
+        _origin(intent, record, base)
     elif op is IntentOp.REINFORCE:
+        _origin(intent, record, base)
         base.update(
             reinforced=record.reinforced + 1,
             sources=sources_to_json(_merge_sources(record.sources, intent.sources)),
@@ -312,6 +320,20 @@ def _apply_one(
     return None
 
 
+def _origin(intent: MemoryIntent, record: MemoryRecord,
+           changes: dict[str, object]) -> None:
+    """An update's or reinforcement's newer source: its time (kept when later than the
+    record's occurrence), app and sender."""
+    if intent.occurred_at is not None:
+        when = to_us(intent.occurred_at)
+        if record.occurred_at is None or when > to_us(record.occurred_at):
+            changes["occurred_us"] = when
+    if intent.app_id is not None:
+        changes["app_id"] = intent.app_id
+    if intent.sender is not None:
+        changes["sender"] = intent.sender
+
+
 def apply_intents(
     conn: sqlite3.Connection,
     intents: Sequence[MemoryIntent],
@@ -321,6 +343,7 @@ def apply_intents(
     long_term_ttl: timedelta,
     cursor: CursorAdvance | None = None,
     receipt: str | None = None,
+    origin: str = "store",
 ) -> ApplyResult:
     """Apply `intents` (plus optional cursor advance and receipt) in the open transaction.
 
@@ -347,10 +370,12 @@ def apply_intents(
     ttls = (temporary_ttl, long_term_ttl)
     written: list[str] = []
     skipped: list[tuple[str, str]] = []
+    writes: list[MemoryWrite] = []
     for intent in intents:
         reason = _apply_one(conn, intent, now, ttls)
         if reason is None:
             written.append(intent.memory_id)
+            writes.append(_recorded(conn, intent, now, now_us, origin))
         else:
             skipped.append((intent.memory_id, reason))
     if receipt is not None:
@@ -361,4 +386,22 @@ def apply_intents(
     records = [
         r for mid in dict.fromkeys(written) if (r := fetch_record(conn, mid)) is not None
     ]
+    write_events.note(conn, writes)  # only now: every intent of the batch applied
     return ApplyResult(records=records, skipped=skipped, replayed=False)
+
+
+_TEXT_OPS = (IntentOp.CREATE, IntentOp.UPDATE)
+
+
+def _recorded(conn: sqlite3.Connection, intent: MemoryIntent, now: datetime, now_us: int,
+              origin: str) -> MemoryWrite:
+    """The history row of one applied intent, and its (content-free) write event."""
+    row = conn.execute(
+        "SELECT revision, tier, kind FROM memories WHERE memory_id = ?", (intent.memory_id,)
+    ).fetchone()
+    revision, tier, kind = int(row[0]), Tier(row[1]), Kind(row[2])
+    reason = intent.reason if intent.op is IntentOp.REMOVE else None
+    history.record(conn, intent.memory_id, revision, intent.op.value, now_us,
+                   text=intent.text if intent.op in _TEXT_OPS else None, origin=origin,
+                   reason=reason)
+    return MemoryWrite(intent.memory_id, intent.op.value, tier, kind, revision, origin, now)

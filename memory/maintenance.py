@@ -3,33 +3,49 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any
 
-from companion_memory.memory import fts_index
+from companion_memory.memory import fts_index, history
+from companion_memory.memory.filters import NO_FILTER, MemoryFilter
 from companion_memory.memory.records import MemoryRecord, Tier
-from companion_memory.memory.rows import COLUMNS, from_us, record_from_row, to_us
+from companion_memory.memory.rows import COLUMNS, N_COLUMNS, from_us, record_from_row, to_us
 
 
 def list_records(
     conn: sqlite3.Connection,
     now: datetime,
     *,
-    tier: Tier | None,
+    tier: Tier | None = None,
     include_inactive: bool,
     limit: int,
+    tiers: Collection[Tier] | None = None,
+    where: MemoryFilter = NO_FILTER,
+    by_time: bool = False,
 ) -> list[MemoryRecord]:
+    """Memories newest first: by last update, or with `by_time` by when their content
+    happened or arrived (`occurred_us`); `tier`/`tiers` and `where` narrow them."""
     clauses: list[str] = []
     params: list[Any] = []
     if tier is not None:
         clauses.append("tier = ?")
         params.append(Tier(tier).value)
+    if tiers is not None:
+        values = sorted({Tier(t).value for t in tiers})
+        clauses.append(f"tier IN ({', '.join('?' for _ in values)})")
+        params.extend(values)
     if not include_inactive:
         clauses.append("status = 'active' AND (expires_us IS NULL OR expires_us > ?)")
         params.append(to_us(now))
-    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    extra, extra_params = where.sql()
+    if extra:
+        clauses.append(extra.removeprefix(" AND "))
+        params.extend(extra_params)
+    where_sql = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    order = "occurred_us DESC" if by_time else "updated_us DESC"
     rows = conn.execute(
-        f"SELECT {COLUMNS} FROM memories {where} ORDER BY updated_us DESC, rowid DESC LIMIT ?",
+        f"SELECT {COLUMNS} FROM memories {where_sql} ORDER BY {order}, rowid DESC LIMIT ?",
         (*params, max(0, limit)),
     ).fetchall()
     return [record_from_row(r) for r in rows]
@@ -49,7 +65,7 @@ def export(conn: sqlite3.Connection, now: datetime) -> list[dict[str, Any]]:
         item = record_from_row(row).to_dict()
         item["tombstone"] = item["status"] != "active"
         if item["tombstone"]:
-            item["reason"] = row[15]
+            item["reason"] = row[N_COLUMNS]
         out.append(item)
     for memory_id, status, removed_us in conn.execute(
         "SELECT memory_id, status, removed_us FROM memory_tombstones ORDER BY memory_id"
@@ -72,6 +88,7 @@ def delete_all(conn: sqlite3.Connection) -> int:
     conn.execute("DELETE FROM memory_tombstones")
     conn.execute("DELETE FROM memory_rejections")
     conn.execute("DELETE FROM memory_promotions")
+    conn.execute("DELETE FROM memory_history")
     return count
 
 
@@ -96,6 +113,8 @@ def cleanup_expired(conn: sqlite3.Connection, now: datetime) -> int:
         (now_us, now_us),
     )
     cur = conn.execute(f"DELETE FROM memories WHERE {condition}", (now_us,))
+    if cur.rowcount:
+        history.prune(conn)
     # The sources' own words go when the log no longer holds them (the memory may stay).
     conn.execute(
         "UPDATE memories SET detail = '', detail_until_us = NULL "

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from companion_memory.core.errors import InvalidInputError
-from companion_memory.memory import episode_ledger, schema, sweep_ledger, vectors
+from companion_memory.memory import episode_ledger, history, schema, sweep_ledger, vectors
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +72,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0008_memory_fts_own_content", schema.FTS_OWN_CONTENT),
     Migration("0009_memory_vectors", vectors.DDL),
     Migration("0010_memory_fts_cjk_tokens", schema.FTS_CJK_TOKENS),
+    Migration("0011_memory_origin_columns", schema.ORIGIN_COLUMNS),
+    Migration("0012_memory_history", history.DDL),
+    Migration("0013_memory_notification_decisions", schema.NOTIFICATION_DECISIONS),
 )
 """Every migration, in the order they run on a new file."""
 

@@ -10,7 +10,14 @@ import uuid
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from companion_memory.memory import episode_ledger, fts_index, rejections, sweep_ledger
+from companion_memory.memory import (
+    episode_ledger,
+    fts_index,
+    history,
+    rejections,
+    sweep_ledger,
+    write_events,
+)
 from companion_memory.memory.errors import EmptyQueryError
 from companion_memory.memory.recall import query_terms, search, token_similarity
 from companion_memory.memory.records import (
@@ -30,6 +37,7 @@ from companion_memory.memory.rows import (
     to_us,
 )
 from companion_memory.memory.secrets import redact
+from companion_memory.memory.write_events import MemoryWrite
 
 REJECTIONS_SHOWN = 8
 REJECTION_CHARS = 180
@@ -100,9 +108,10 @@ def forget(
     The row keeps only the gist (`memory.rejections.gist`) and loses its search-only
     detail; the rejection keeps the fingerprint and the gist; the reason is redacted.
     Every other copy in the store is scrubbed: the memory's secret values in other
-    memories, and its text and secret values in staged model outputs
-    (`scrub_copies`). The FTS index is rebuilt so no segment keeps the old words;
-    the caller then zeroes freed pages out of the file (`maintenance.purge_freed`).
+    memories and in their history, its own history's texts (`memory.history`), and its
+    text and secret values in staged model outputs (`scrub_copies`). The FTS index is
+    rebuilt so no segment keeps the old words; the caller then zeroes freed pages out of
+    the file (`maintenance.purge_freed`).
     """
     record = fetch_record(conn, memory_id)
     if record is None:
@@ -122,8 +131,8 @@ def forget(
         )
     # After the status change (which took the row out of the index), drop the text itself.
     conn.execute(
-        "UPDATE memories SET text = ?, norm = ?, detail = '', detail_until_us = NULL "
-        "WHERE memory_id = ?",
+        "UPDATE memories SET text = ?, norm = ?, detail = '', detail_until_us = NULL, "
+        "sender = NULL, app_id = NULL WHERE memory_id = ?",
         (kept, normalize_text(kept), memory_id),
     )
     already = conn.execute(
@@ -140,6 +149,9 @@ def forget(
     fts_index.rebuild(conn)
     updated = fetch_record(conn, memory_id)
     assert updated is not None
+    history.forget_memory(conn, memory_id, updated.revision, now_us)
+    write_events.note(conn, [MemoryWrite(memory_id, "forget", updated.tier, updated.kind,
+                                         updated.revision, "host", now)])
     return updated
 
 
@@ -164,6 +176,7 @@ def scrub_copies(
                 (clean, normalize_text(clean), rejections.scrub(str(other_detail), [needle]),
                  bump, bump, now_us, other_id),
             )
+    history.scrub_values(conn, secrets)  # the memory's own rows lose all text (forget)
     needles = [*secrets, text.strip()]
     episode_ledger.scrub_proposals(conn, needles)
     sweep_ledger.scrub_stages(conn, needles)

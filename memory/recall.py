@@ -19,6 +19,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 from companion_memory.memory.errors import EmptyQueryError
+from companion_memory.memory.filters import NO_FILTER, MemoryFilter
 from companion_memory.memory.fts_index import indexed_rows
 from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, record_from_row
@@ -224,8 +225,10 @@ def search(
     limit: int,
     cache: RecallCache | None = None,
     generation: int | None = None,
+    where: MemoryFilter = NO_FILTER,
 ) -> list[tuple[MemoryRecord, float]]:
-    """Top `limit` live records in `tiers` by BM25; scores are positive (higher is better).
+    """Top `limit` live records in `tiers` (and matching `where`) by BM25; scores are
+    positive (higher is better).
 
     The exact top-k of the plain OR query (`ORDER BY bm25()` over every matching
     row) while scoring a bounded candidate set (max-score pruning): terms are
@@ -248,16 +251,18 @@ def search(
     dfs = stats.doc_freqs(conn, terms)
     marks = ", ".join("?" for _ in tier_values)
     cols = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
+    extra, extra_params = where.sql("m")
     filters = (
         f"m.status = 'active' AND m.tier IN ({marks}) "
-        "AND (m.expires_us IS NULL OR m.expires_us > ?)"
+        f"AND (m.expires_us IS NULL OR m.expires_us > ?){extra}"
     )
+    kept = (*tier_values, now_us, *extra_params)
     if sum(dfs.get(t, 0) for t in terms) <= PLAIN_QUERY_POSTINGS:
         rows = conn.execute(
             "SELECT c.score, " + cols + " FROM (SELECT rowid AS rid, bm25(memories_fts) AS "
             "score FROM memories_fts WHERE memories_fts MATCH ?) AS c CROSS JOIN memories AS m "
             f"ON m.rowid = c.rid WHERE {filters} ORDER BY c.score, m.rowid LIMIT ?",
-            (match_expression(terms), *tier_values, now_us, limit),
+            (match_expression(terms), *kept, limit),
         ).fetchall()
         return [(record_from_row(tuple(r[1:])), -float(r[0])) for r in rows]
     order = sorted(terms, key=lambda t: dfs[t])
@@ -279,13 +284,13 @@ def search(
         rows = conn.execute(
             f"SELECT c.score, {cols} FROM (SELECT * FROM ({inner}) ORDER BY score LIMIT ?) "
             f"AS c CROSS JOIN memories AS m ON m.rowid = c.rid WHERE {filters} ORDER BY c.score",
-            (*matches, limit, *tier_values, now_us),
+            (*matches, limit, *kept),
         ).fetchall()
         if len(rows) < limit:  # the filters dropped some of the best: rank them all
             rows = conn.execute(
                 f"SELECT c.score, {cols} FROM ({inner}) AS c CROSS JOIN memories AS m "
                 f"ON m.rowid = c.rid WHERE {filters} ORDER BY c.score LIMIT ?",
-                (*matches, *tier_values, now_us, limit),
+                (*matches, *kept, limit),
             ).fetchall()
         best = sorted(
             [*best, *((float(r[0]), tuple(r[1:])) for r in rows)], key=lambda item: item[0]

@@ -25,6 +25,8 @@ TEXT_LIMIT_CHARS = 500
 """A memory is a distilled statement, not a copied body."""
 
 SOURCES_LIMIT = 32
+ORIGIN_LIMIT_CHARS = 1024
+"""A memory's app id and sender (a notification's own fields are at most 1 KiB)."""
 
 
 class Tier(StrEnum):
@@ -248,6 +250,14 @@ class MemoryRecord:
     superseded_by: str | None = None
     auto: bool = True
     """Created by a processor (auto-expiring Long-Term) rather than the agent or owner."""
+    occurred_at: datetime | None = None
+    """When its content happened or arrived: the posting time of its newest source
+    notification for a notification's memory, else its creation time (what `since` and
+    `until` filter on). None only on a record built by hand."""
+    app_id: str | None = None
+    """The app of its source notification (a notification's memory), else None."""
+    sender: str | None = None
+    """The sender as the phone names it, for a memory of a message notification."""
 
     def is_live(self, now: datetime) -> bool:
         if self.status is not Status.ACTIVE:
@@ -271,6 +281,9 @@ class MemoryRecord:
             "subject": self.subject,
             "superseded_by": self.superseded_by,
             "auto": self.auto,
+            "occurred_at": self.occurred_at.isoformat() if self.occurred_at else None,
+            "app_id": self.app_id,
+            "sender": self.sender,
         }
 
 
@@ -313,6 +326,14 @@ class MemoryIntent:
     detail: str | None = None
     """create/update: search-only words (the sources' own text) indexed beside `text`;
     never shown or exported. None on update keeps the record's detail."""
+    occurred_at: datetime | None = None
+    """create: when the content happened or arrived (a notification's posting time; None:
+    the write's time); update/reinforce: a newer source's time, kept when later than the
+    record's."""
+    app_id: str | None = None
+    """create/update: the app of the source notification (None keeps it unset/unchanged)."""
+    sender: str | None = None
+    """create/update: the message's sender as the phone names it (None: unset/unchanged)."""
     event_end: datetime | None = None
     """create/update of a Temporary record: it expires when this event is over instead
     of after the Temporary TTL (with `detail_until`: not before the sooner of the TTL's
@@ -363,7 +384,19 @@ class MemoryIntent:
                 )
         if self.subject is not None and not isinstance(self.subject, str):
             raise InvalidMemoryError("subject", "must be a string")
-        refuse_secrets(text=self.text, subject=self.subject, detail=self.detail)
+        for name in ("app_id", "sender"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, str) or not value.strip()
+                                      or len(value) > ORIGIN_LIMIT_CHARS):
+                raise InvalidMemoryError(
+                    name, f"must be None or a non-empty string of at most {ORIGIN_LIMIT_CHARS} "
+                    "characters")
+        refuse_secrets(text=self.text, subject=self.subject, detail=self.detail,
+                       sender=self.sender)
+        if self.occurred_at is not None and (
+            not isinstance(self.occurred_at, datetime) or self.occurred_at.tzinfo is None
+        ):
+            raise InvalidMemoryError("occurred_at", "must be a timezone-aware datetime")
         if self.event_end is not None and (
             not isinstance(self.event_end, datetime) or self.event_end.tzinfo is None
         ):

@@ -28,9 +28,11 @@ _US = timedelta(microseconds=1)
 
 COLUMNS = (
     "memory_id, revision, tier, kind, text, authority, sources, created_us, updated_us, "
-    "expires_us, reinforced, status, subject, superseded_by, auto"
+    "expires_us, reinforced, status, subject, superseded_by, auto, occurred_us, app_id, sender"
 )
 """The SELECT list that `record_from_row` reads, in order."""
+N_COLUMNS = 18
+"""How many values `COLUMNS` selects (a query may select more after them)."""
 
 
 def require_aware(when: datetime, what: str = "now") -> datetime:
@@ -76,7 +78,8 @@ def _member(table: dict[object, E], enum: type[E], value: object) -> E:
 def record_from_row(row: sqlite3.Row | tuple[object, ...]) -> MemoryRecord:
     """Decode one row of `COLUMNS` (dict lookups for the enums, memoized sources)."""
     (memory_id, revision, tier, kind, text, authority, sources, created_us, updated_us,
-     expires_us, reinforced, status, subject, superseded_by, auto) = tuple(row)[:15]
+     expires_us, reinforced, status, subject, superseded_by, auto, occurred_us, app_id,
+     sender) = tuple(row)[:N_COLUMNS]
     return MemoryRecord(
         str(memory_id),
         int(revision),
@@ -93,6 +96,9 @@ def record_from_row(row: sqlite3.Row | tuple[object, ...]) -> MemoryRecord:
         None if subject is None else str(subject),
         None if superseded_by is None else str(superseded_by),
         bool(auto),
+        EPOCH + timedelta(microseconds=created_us if occurred_us is None else occurred_us),
+        None if app_id is None else str(app_id),
+        None if sender is None else str(sender),
     )
 
 

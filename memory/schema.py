@@ -289,3 +289,30 @@ their characters as overlapping character bigrams instead of one token per run
 (`memory.search_text`). The index keeps its own copy of each document since 0008, so
 it is dropped and filled again from the active memories, as `memory.fts_index.repair`
 does; the triggers of 0008 stay as they are (they name the table, not its storage)."""
+
+ORIGIN_COLUMNS = """
+ALTER TABLE memories ADD COLUMN occurred_us INTEGER;
+ALTER TABLE memories ADD COLUMN app_id TEXT;
+ALTER TABLE memories ADD COLUMN sender TEXT;
+UPDATE memories SET occurred_us = created_us;
+CREATE INDEX memories_occurred ON memories (occurred_us);
+"""
+"""When a memory's content happened or arrived (`occurred_us`: the posting time of its
+newest source notification for a notification's memory, else its creation time), and
+for a notification's memory the app it came from and the message's sender as the phone
+names it (NULL otherwise): what recall and listing filter on (`memory.filters`).
+Existing memories take their creation time; their app and sender stay unknown (NULL)."""
+
+NOTIFICATION_DECISIONS = """
+CREATE TABLE notification_decisions (
+    context_id INTEGER PRIMARY KEY,
+    received_us INTEGER NOT NULL,
+    decided_us INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('kept', 'dropped')),
+    reason TEXT,
+    memory_ids TEXT NOT NULL
+);
+CREATE INDEX notification_decisions_received ON notification_decisions (received_us);
+"""
+"""The notification processor's decision trail (`agent.notifications.decisions`): per
+notification, kept with its memories' ids or dropped with a reason code; no content."""

@@ -14,6 +14,8 @@ as a whole on the thread and its result is discarded (see `memory.connection`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -25,12 +27,15 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.memory import fts_index, hybrid, maintenance, owner, vectors
+from companion_memory.memory import fts_index, hybrid, maintenance, owner, vectors, write_events
+from companion_memory.memory import history as memory_history
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
 from companion_memory.memory.embedding import Embedder
 from companion_memory.memory.errors import EmptyQueryError, StoreCorruptError
+from companion_memory.memory.filters import NO_FILTER, MemoryFilter
 from companion_memory.memory.fts_index import StoreHealth
+from companion_memory.memory.history import MemoryRevision
 from companion_memory.memory.hybrid import HybridQuery, hybrid_search
 from companion_memory.memory.intents import ApplyResult, CursorAdvance, apply_intents, get_cursor
 from companion_memory.memory.recall import (
@@ -53,7 +58,9 @@ from companion_memory.memory.records import (
     InvalidMemoryError,
     Kind,
     MemoryIntent,
+    MemoryNotFoundError,
     MemoryRecord,
+    SourceKind,
     SourceRef,
     Tier,
     normalize_text,
@@ -69,8 +76,10 @@ from companion_memory.memory.rows import (
     to_us,
 )
 from companion_memory.memory.settings import MemorySettings
+from companion_memory.memory.write_events import MemoryWrite
 
 T = TypeVar("T")
+log = logging.getLogger("companion_memory.memory.store")
 
 DEFAULT_TEMPORARY_TTL = timedelta(days=7)
 DEFAULT_LONG_TERM_TTL = timedelta(days=90)
@@ -143,16 +152,27 @@ class _State(Enum):
     CLOSED = "closed"
 
 
-def _write(fn: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:
+def _write(
+    fn: Callable[[sqlite3.Connection], T],
+    emit: Callable[[list[MemoryWrite]], None] | None = None,
+) -> Callable[[sqlite3.Connection], T]:
+    """`fn` in BEGIN IMMEDIATE .. COMMIT; the writes it noted (`memory.write_events`) go
+    to `emit` after the COMMIT, and are dropped on a rollback."""
+
     def job(conn: sqlite3.Connection) -> T:
         conn.execute("BEGIN IMMEDIATE")
+        write_events.begin(conn)
         try:
             result = fn(conn)
             conn.execute("COMMIT")
         except BaseException:
+            write_events.discard(conn)
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        writes = write_events.take(conn)
+        if writes and emit is not None:
+            emit(writes)
         return result
 
     return job
@@ -203,6 +223,10 @@ class MemoryStore:
         self._writes = 0  # write transactions queued so far (ages the df cache)
         self._dfs = DocFreqCache()  # used on the store thread only
         self._recall_cache = RecallCache()  # exact while the file is unchanged; store thread
+        self._write_listeners: list[Callable[[MemoryWrite], None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        with contextlib.suppress(RuntimeError):
+            self._loop = asyncio.get_running_loop()
 
     @classmethod
     async def open(
@@ -280,7 +304,37 @@ class MemoryStore:
         or start transactions itself, and must not touch the event loop.
         """
         self._writes += 1
-        return await self._worker.run(_write(fn))
+        return await self._worker.run(_write(fn, self._emit))
+
+    # -- write events -------------------------------------------------------------------
+
+    def subscribe_writes(self, listener: Callable[[MemoryWrite], None]) -> Callable[[], None]:
+        """Call `listener(write)` on the event loop for every memory write, after its
+        transaction committed (never for one rolled back), in commit order; returns the
+        call that unsubscribes. A listener must return at once (it runs on the loop);
+        one that raises is logged by type and kept."""
+        self._write_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._write_listeners.remove(listener)
+
+        return unsubscribe
+
+    def _emit(self, writes: list[MemoryWrite]) -> None:
+        """On the store's thread, after a COMMIT: hand `writes` to the loop (before the
+        writer's own result, which the thread resolves after this)."""
+        if self._loop is not None and self._write_listeners:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody listens
+                self._loop.call_soon_threadsafe(self._deliver, writes)
+
+    def _deliver(self, writes: list[MemoryWrite]) -> None:
+        for write in writes:
+            for listener in list(self._write_listeners):
+                try:
+                    listener(write)
+                except Exception as exc:  # a host's callback must not break the store
+                    log.error("memory write listener failed (%s)", type(exc).__name__)
 
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run read-only `fn(conn)` on the owned thread in one snapshot."""
@@ -294,15 +348,17 @@ class MemoryStore:
         *,
         cursor: CursorAdvance | None = None,
         receipt: str | None = None,
+        origin: str = "store",
     ) -> ApplyResult:
-        """Apply a batch of intents atomically (with an optional cursor and receipt)."""
+        """Apply a batch of intents atomically (with an optional cursor and receipt);
+        `origin` names the scenario in the memories' history and write events."""
         now = self.now()
         batch = list(intents)
         temporary_ttl, long_term_ttl = self._ttls
         result = await self.transaction(
             lambda conn: apply_intents(
                 conn, batch, now=now, temporary_ttl=temporary_ttl,
-                long_term_ttl=long_term_ttl, cursor=cursor, receipt=receipt,
+                long_term_ttl=long_term_ttl, cursor=cursor, receipt=receipt, origin=origin,
             )
         )
         await self.index_vectors(max_rows=EMBED_AFTER_WRITE)
@@ -323,14 +379,28 @@ class MemoryStore:
         *,
         limit: int = 10,
         tiers: Collection[Tier] = PERSONAL_TIERS,
+        where: MemoryFilter = NO_FILTER,
     ) -> list[RecallHit]:
-        """Live records matching `query`, best first (BM25, fused with a dense leg if set).
+        """Live records matching `query` and `where`, best first (BM25, fused with a dense
+        leg if set); the filter is applied while ranking, so `limit` hits come back when
+        that many match.
 
-        Raises EmptyQueryError for an empty or all-stopword query.
+        An empty query (only spaces) with a filter lists what the filter keeps, newest
+        first by when it happened or arrived, each hit with score 0.0 ("what happened
+        yesterday"). Raises EmptyQueryError for an empty query without a filter and for
+        an all-stopword query.
         """
         _check_limit(limit)
         limit = min(limit, RECALL_LIMIT_MAX)
         wanted = owner.coerce_tiers(tiers)
+        if not isinstance(where, MemoryFilter):
+            raise InvalidMemoryError("where", "must be a MemoryFilter")
+        if isinstance(query, str) and not query.strip() and where.active:
+            now = self.now()
+            listed = await self.read(lambda conn: maintenance.list_records(
+                conn, now, include_inactive=False, limit=limit, tiers=wanted, where=where,
+                by_time=True))
+            return [RecallHit(record, 0.0) for record in listed]
         terms = query_terms(query)
         if not terms:
             raise EmptyQueryError()
@@ -342,7 +412,7 @@ class MemoryStore:
             assert index is not None
             cache = self._recall_cache
             asked = HybridQuery(terms, vector, wanted, now_us, limit, window,
-                                hybrid.DENSE_WEIGHT)
+                                hybrid.DENSE_WEIGHT, where)
 
             def fused(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
                 return hybrid_search(conn, asked, index, cache, write_mark(conn))
@@ -354,7 +424,7 @@ class MemoryStore:
             found = search(
                 conn, terms, now_us=now_us, tiers=wanted,
                 limit=limit + TIEBREAK_EXTRA if window > 0 else limit,
-                cache=cache,
+                cache=cache, where=where,
             )
             return prefer_newer(conn, found, terms, window)[:limit]
 
@@ -549,7 +619,8 @@ class MemoryStore:
                 text=text, authority=authority, sources=refs, subject=subject, auto=False,
             )
             result = apply_intents(
-                conn, [intent], now=now, temporary_ttl=ttls[0], long_term_ttl=ttls[1]
+                conn, [intent], now=now, temporary_ttl=ttls[0], long_term_ttl=ttls[1],
+                origin="host",
             )
             return SaveResult(result.records[0], created=True)
 
@@ -557,6 +628,39 @@ class MemoryStore:
         if saved.created:
             await self.index_vectors(max_rows=EMBED_AFTER_WRITE)
         return saved
+
+    async def update_memory(
+        self, memory_id: str, text: str, *, expected_revision: int,
+        authority: Authority = Authority.DIRECT_USER_STATEMENT, origin: str = "host",
+    ) -> MemoryRecord:
+        """Replace a live memory's text (compare-and-set on `expected_revision`:
+        `RevisionConflictError` when it moved on). Refused as `save_memory` is: a secret
+        (`SecretInStatementError`), a text the owner rejected (`RejectedContentError`),
+        and a memory of higher authority than `authority` (`AuthorityError`)."""
+        text = validate_text(text)
+        if not isinstance(expected_revision, int) or isinstance(expected_revision, bool) \
+                or expected_revision < 1:
+            raise InvalidMemoryError("expected_revision", "must be a positive integer (the "
+                                     "revision the caller read)")
+        intent = MemoryIntent(
+            op=IntentOp.UPDATE, memory_id=memory_id, expected_revision=expected_revision,
+            text=text, authority=Authority(authority),
+            sources=(SourceRef(SourceKind.AGENT, origin),),
+        )
+        result = await self.apply([intent], origin=origin)
+        return result.records[0]
+
+    async def history(self, memory_id: str) -> list[MemoryRevision]:
+        """Every revision of a memory, oldest first, with its text then (its content:
+        for the host only). `MemoryNotFoundError` when no such memory is stored (a
+        memory compacted by cleanup takes its history with it)."""
+
+        def job(conn: sqlite3.Connection) -> list[MemoryRevision]:
+            if fetch_record(conn, memory_id) is None:
+                raise MemoryNotFoundError(memory_id)
+            return memory_history.read(conn, memory_id)
+
+        return await self.read(job)
 
     async def forget(self, memory_id: str, reason: str) -> MemoryRecord:
         """Tombstone a memory as the owner's rejection; its text is refused from now on.
@@ -567,7 +671,7 @@ class MemoryStore:
         now = self.now()
 
         def job(conn: sqlite3.Connection) -> MemoryRecord:
-            record = _write(lambda c: owner.forget(c, memory_id, reason, now))(conn)
+            record = _write(lambda c: owner.forget(c, memory_id, reason, now), self._emit)(conn)
             maintenance.purge_freed(conn)
             return record
 
@@ -592,12 +696,19 @@ class MemoryStore:
     # -- listing and maintenance -------------------------------------------------------
 
     async def list_records(
-        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000
+        self, *, tier: Tier | None = None, include_inactive: bool = False, limit: int = 1000,
+        where: MemoryFilter = NO_FILTER, by_time: bool | None = None,
     ) -> list[MemoryRecord]:
+        """Memories newest first: by when their content happened or arrived when
+        `by_time` (default: when `where` bounds the time), else by last update."""
+        if not isinstance(where, MemoryFilter):
+            raise InvalidMemoryError("where", "must be a MemoryFilter")
         now = self.now()
+        ordered = where.by_time if by_time is None else bool(by_time)
         return await self.read(
             lambda conn: maintenance.list_records(
-                conn, now, tier=tier, include_inactive=include_inactive, limit=limit
+                conn, now, tier=tier, include_inactive=include_inactive, limit=limit,
+                where=where, by_time=ordered,
             )
         )
 

@@ -208,10 +208,13 @@ def live_filter(
     *,
     tiers: Collection[Tier],
     now_us: int,
+    where: tuple[str, tuple[object, ...]] = ("", ()),
 ) -> set[int]:
-    """The rowids among `rowids` that are active, unexpired and in `tiers`."""
+    """The rowids among `rowids` that are active, unexpired, in `tiers` and meet `where`
+    (an extra " AND ..." condition and its parameters, `memory.filters`)."""
     if not rowids:
         return set()
+    extra, extra_params = where
     tier_values = sorted({Tier(t).value for t in tiers})
     found: set[int] = set()
     for start in range(0, len(rowids), 500):
@@ -221,8 +224,8 @@ def live_filter(
         found.update(
             int(r[0]) for r in conn.execute(
                 f"SELECT rowid FROM memories WHERE rowid IN ({marks}) AND status = 'active' "
-                f"AND tier IN ({tmarks}) AND (expires_us IS NULL OR expires_us > ?)",
-                (*chunk, *tier_values, now_us),
+                f"AND tier IN ({tmarks}) AND (expires_us IS NULL OR expires_us > ?){extra}",
+                (*chunk, *tier_values, now_us, *extra_params),
             )
         )
     return found

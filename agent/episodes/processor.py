@@ -359,7 +359,7 @@ class EpisodeProcessor:
             conn.execute("SAVEPOINT episode_apply")
             try:
                 result = apply_intents(conn, intents, now=now, temporary_ttl=temporary_ttl,
-                                       long_term_ttl=long_term_ttl)
+                                       long_term_ttl=long_term_ttl, origin="episodes")
             except MemoryStoreError as err:
                 conn.execute("ROLLBACK TO episode_apply")
                 conn.execute("RELEASE episode_apply")

@@ -362,5 +362,6 @@ class StoreMemoryCursor:
         receipt: str | None,
     ) -> None:
         await self._store.apply(
-            intents, cursor=CursorAdvance(self.name, expected, new), receipt=receipt
+            intents, cursor=CursorAdvance(self.name, expected, new), receipt=receipt,
+            origin="notifications",
         )

@@ -258,6 +258,22 @@ def _distill(item: dict[str, Any]) -> str | None:
     return f"{app}: {sender or topic}"
 
 
+def message_sender(title: str, subtitle: str, body: str, category: str) -> str | None:
+    """The sender of a message notification as the phone names it: the title, or in a
+    group chat the speaker (the subtitle, or the body's leading "Name: "), as the
+    deterministic statement reads it; None when the phone's category is not a message
+    (a calendar, a bank, a delivery: their title names a thing, not a person)."""
+    if _CATEGORY_NOUN.get(category.replace(" ", "").casefold()) != "message":
+        return None
+    title, subtitle, body = (" ".join(part.split()) for part in (title, subtitle, body))
+    speaker, rest = _speaker(body or subtitle)
+    if speaker and rest:
+        return speaker
+    if subtitle and body and title:
+        return subtitle
+    return title or None
+
+
 _SPEAKER = re.compile(r"^([^\W\d_][\w.'-]*(?: [^\W\d_][\w.'-]*){0,2}): (?=\S)")
 _NOT_SPEAKERS = frozenset(
     {"correction", "reminder", "update", "recipe", "note", "re", "fwd", "fw", "also", "ps",

@@ -37,6 +37,7 @@ from companion_memory.agent.model.provider import (
     Message,
     ModelUnavailableError,
 )
+from companion_memory.agent.notifications import decisions
 from companion_memory.agent.notifications.context import NotificationContext
 from companion_memory.agent.notifications.context_types import (
     BatchNotContiguousError,
@@ -52,7 +53,16 @@ from companion_memory.agent.notifications.contract import (
     render_items,
 )
 from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
-from companion_memory.agent.notifications.fallback import app_label, notification_fallback
+from companion_memory.agent.notifications.decisions import (
+    DROPPED,
+    KEPT,
+    NotificationDecision,
+)
+from companion_memory.agent.notifications.fallback import (
+    app_label,
+    message_sender,
+    notification_fallback,
+)
 from companion_memory.agent.notifications.filters import NoiseFilter, contains_secret
 from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.proposals import (
@@ -74,6 +84,7 @@ from companion_memory.core.settings import check_setting
 from companion_memory.memory.recall import query_terms
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
+    ORIGIN_LIMIT_CHARS,
     Authority,
     IntentOp,
     Kind,
@@ -194,6 +205,8 @@ class NotificationProcessor:
         self._items_per_call = items_per_call
         self._log = logger or logging.getLogger("companion_memory.notifications")
         self._attempts_dirty = True  # unknown until checked once
+        self._outcomes: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}
+        """What the batch in hand decided per item (context id of its newest event)."""
 
     # -- the batch -----------------------------------------------------------------------
 
@@ -226,6 +239,7 @@ class NotificationProcessor:
         for item, score in zip(kept, scores, strict=True):
             if score >= model.threshold_for(item.record.event.category):
                 report.filtered["noise_model"] += 1
+                self._outcomes[item.context_id] = (DROPPED, "noise_model", ())
             else:
                 out.append(item)
         return out
@@ -237,11 +251,15 @@ class NotificationProcessor:
             report.filtered["removed"] += removed_only
         if merged:
             report.extra["coalesced"] = merged
+        self._outcomes = outcomes = {}
+        for item in items:
+            outcomes[item.context_id] = (DROPPED, "no_proposal", ())
         kept: list[_Item] = []
         for item in items:
             triage = self._filter.triage(item.record.event)
             if triage.reason is not None:
                 report.filtered[triage.reason] += 1
+                outcomes[item.context_id] = (DROPPED, triage.reason, ())
                 continue
             if triage.redacted is not None:
                 report.extra["redacted_secrets"] = report.extra.get("redacted_secrets", 0) + 1
@@ -261,6 +279,7 @@ class NotificationProcessor:
                 await self._context.commit_processed(batch, intents, batch_receipt(batch))
                 report.applied = len(intents)
                 await self._clear_attempts(last)
+                await self._decide(batch, items)
         except (ModelUnavailableError, BudgetExhaustedError) as exc:
             outcome = report.error = exc.code  # no attempt: visible pending work
         except BatchNotContiguousError as exc:
@@ -417,11 +436,14 @@ class NotificationProcessor:
         texts = [p.text for p in accepted.values() if p.action != "ignore" and p.text is not None]
         rejected = dict(zip(texts, await self._store.rejected_many(texts), strict=True)) \
             if texts else {}
+        outcomes = self._outcomes
         for cid, proposal in accepted.items():
             if proposal.action == "ignore":
+                outcomes[cid] = (DROPPED, "ignored", ())
                 continue
             if proposal.text is not None and rejected[proposal.text]:
                 report.rejected["rejected_by_owner"] += 1
+                outcomes[cid] = (DROPPED, "rejected_by_owner", ())
                 continue
             sources = tuple(
                 SourceRef(SourceKind.CONTEXT, str(i)) for i in contexts[cid].source_ids
@@ -432,10 +454,12 @@ class NotificationProcessor:
                 refuse_secrets(text=proposal.text, detail=detail)
             except SecretInStatementError as exc:
                 report.rejected[exc.code] += 1
+                outcomes[cid] = (DROPPED, exc.code, ())
                 continue
             # the log keeps a record by the day it was received, not the day it was posted
             until = record.received_at + self._source_retention
             subject = notification_subject(record)
+            posted, app_id, sender = origin(record)
             mine = own.get(cid)
             if proposal.action == "add" and mine is not None and mine.memory_id not in targeted:
                 # the notification already has a memory (an earlier event of its key):
@@ -449,8 +473,10 @@ class NotificationProcessor:
                     authority=max(proposal.authority, mine.authority,
                                   key=lambda a: AUTHORITY_RANK[a]),
                     sources=sources, detail=detail, detail_until=until,
-                    event_end=proposal.event_end,
+                    event_end=proposal.event_end, occurred_at=posted, app_id=app_id,
+                    sender=sender,
                 ))
+                outcomes[cid] = (KEPT, None, (mine.memory_id,))
                 continue
             if proposal.action == "add":
                 intents.append(MemoryIntent(
@@ -458,13 +484,17 @@ class NotificationProcessor:
                     tier=proposal.tier, kind=proposal.kind, text=proposal.text,
                     authority=proposal.authority, sources=sources, subject=subject,
                     detail=detail, detail_until=until, event_end=proposal.event_end,
+                    occurred_at=posted, app_id=app_id, sender=sender,
                 ))
+                outcomes[cid] = (KEPT, None, (intents[-1].memory_id,))
                 continue
             assert proposal.memory_id is not None
             if proposal.memory_id in targeted:
                 report.rejected["conflicting_target"] += 1
+                outcomes[cid] = (DROPPED, "conflicting_target", ())
                 continue
             targeted.add(proposal.memory_id)
+            outcomes[cid] = (KEPT, None, (proposal.memory_id,))
             op = IntentOp(proposal.action)
             intents.append(MemoryIntent(
                 op=op, memory_id=proposal.memory_id, expected_revision=proposal.revision,
@@ -475,10 +505,36 @@ class NotificationProcessor:
                 authority=proposal.authority,
                 sources=sources if op in (IntentOp.UPDATE, IntentOp.REINFORCE) else (),
                 reason="superseded_by_notification" if op is IntentOp.REMOVE else None,
+                occurred_at=posted if op in (IntentOp.UPDATE, IntentOp.REINFORCE) else None,
                 receipt_id=f"{SCENARIO}:promote:{derive_memory_id(contexts[cid].source_ids)}"
                 if op is IntentOp.PROMOTE else None,
             ))
         return intents
+
+    # -- the decision trail -------------------------------------------------------------
+
+    async def _decide(self, batch: list[NotificationRecord], items: list[_Item],
+                      gap: str | None = None) -> None:
+        """Record what became of each notification of a committed (or skipped) batch
+        (`agent.notifications.decisions`); every event of a notification shares its
+        item's decision, an event merged into a newer one is `coalesced`, and a
+        notification seen only as removed is `removed`."""
+        now = self._clock.now()
+        by_id: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}
+        for item in items:
+            outcome = self._outcomes.get(item.context_id, (DROPPED, "no_proposal", ()))
+            for cid in item.source_ids:
+                by_id[cid] = outcome if cid == item.context_id or outcome[0] == KEPT \
+                    else (DROPPED, "coalesced", ())
+        rows = [
+            NotificationDecision(
+                r.context_id, r.received_at, now,
+                *((DROPPED, gap, ()) if gap is not None
+                  else by_id.get(r.context_id, (DROPPED, "removed", ()))))
+            for r in batch
+        ]
+        oldest = now - self._source_retention
+        await self._store.transaction(lambda conn: decisions.write(conn, rows, oldest))
 
     # -- attempts and poison batches ----------------------------------------------------
 
@@ -491,6 +547,7 @@ class NotificationProcessor:
             report.extra["retry_attempts"] = attempts
             return
         gap = await self._context.skip_batch(batch, f"{code}_after_{attempts}_attempts")
+        await self._decide(batch, [], gap=f"gap_{code}"[:64])
         report.gaps += 1
         report.extra["skipped_records"] = gap.count
         await self._clear_attempts(batch[-1].context_id)
@@ -615,6 +672,22 @@ def notification_subject(record: NotificationRecord) -> str:
         if not contains_secret(subject):
             return subject
     raise AssertionError("no notification subject free of secret-like digits")  # 1 in 1e17
+
+
+def origin(record: NotificationRecord) -> tuple[datetime, str | None, str | None]:
+    """What a memory of this notification records of where it came from: the posting
+    time, the app id and, for a message, its sender as the phone names it (dropped when
+    the detector reads a secret in it: the store never keeps one)."""
+    event = record.event
+    app_id = " ".join(event.app_id.split())[:ORIGIN_LIMIT_CHARS] or None
+    sender = message_sender(event.title, event.subtitle, event.body, event.category)
+    if sender is not None:
+        sender = sender[:ORIGIN_LIMIT_CHARS]
+        if contains_secret(sender):
+            sender = None
+    if app_id is not None and contains_secret(app_id):
+        app_id = None
+    return event.posted_at, app_id, sender
 
 
 def source_words(record: NotificationRecord) -> str:

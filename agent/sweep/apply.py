@@ -220,7 +220,7 @@ def write_candidate(
         try:
             result = apply_intents(
                 conn, intents, now=ctx.now, temporary_ttl=ctx.temporary_ttl,
-                long_term_ttl=ctx.long_term_ttl,
+                long_term_ttl=ctx.long_term_ttl, origin="sweep",
             )
         except MemoryStoreError as err:
             conn.execute("ROLLBACK TO sweep_candidate")

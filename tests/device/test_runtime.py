@@ -169,6 +169,8 @@ def test_readme_embedding_example_runs(tmp_path: Path) -> None:
     assert "Dinner on Saturday" in proc.stdout
     assert "refused: empty_query" in proc.stdout and "pending 0 gaps 0" in proc.stdout
     assert "second owner refused: root_busy" in proc.stdout
+    assert "since yesterday from Anna on net.whatsapp.WhatsApp" in proc.stdout
+    assert "write create notifications" in proc.stdout and "write forget host" in proc.stdout
 
 
 async def test_a_config_built_in_code_is_checked_like_a_file(tmp_path: Path) -> None:

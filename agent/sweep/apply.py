@@ -57,6 +57,9 @@ class WriteContext:
     now: datetime
     temporary_ttl: timedelta
     long_term_ttl: timedelta
+    day_start: datetime | None = None
+    """The start of the swept local day (UTC): when what a new or changed memory says
+    happened (`MemoryRecord.occurred_at`), not the day the sweep wrote it."""
 
 
 def receipt_id(key: ReceiptKey) -> str:
@@ -148,10 +151,10 @@ def _plan(
                 expected_revision=newer.revision, authority=CANDIDATE_AUTHORITY,
                 reason="merged_into_older_memory",
             )
-            return "merged", target_id, [_update(conn, target, candidate), removal]
+            return "merged", target_id, [_update(conn, target, candidate, ctx.day_start), removal]
         if normalize_text(candidate.text or "") == normalize_text(target.text):
             return "unchanged", target_id, []
-        return "amended", target_id, [_update(conn, target, candidate)]
+        return "amended", target_id, [_update(conn, target, candidate, ctx.day_start)]
 
     # add
     subject = candidate.subject
@@ -160,7 +163,8 @@ def _plan(
         if occupant is not None:
             if AUTHORITY_RANK[occupant.authority] >= strength:
                 return "subject_occupied", occupant.memory_id, []
-            return "amended", occupant.memory_id, [_update(conn, occupant, candidate)]
+            return "amended", occupant.memory_id, [
+                _update(conn, occupant, candidate, ctx.day_start)]
     norm = normalize_text(candidate.text or "")
     twin = conn.execute(
         "SELECT memory_id FROM memories WHERE norm = ? AND tier = 'long_term' "
@@ -174,13 +178,13 @@ def _plan(
         op=IntentOp.CREATE, memory_id=new_id, tier=Tier.LONG_TERM,
         kind=Kind(candidate.kind or Kind.FACT.value), text=candidate.text,
         authority=CANDIDATE_AUTHORITY, sources=_sources(candidate), subject=subject,
-        detail=candidate.detail, event_end=candidate.until_at(),
+        detail=candidate.detail, event_end=candidate.until_at(), occurred_at=ctx.day_start,
     )
     return "added", new_id, [intent]
 
 
-def _update(conn: sqlite3.Connection, target: MemoryRecord, candidate: Candidate
-            ) -> MemoryIntent:
+def _update(conn: sqlite3.Connection, target: MemoryRecord, candidate: Candidate,
+            day_start: datetime | None = None) -> MemoryIntent:
     """The update of `target` to the candidate's text; its search-only detail keeps its
     words and gains the candidate's (at most DETAIL_LIMIT_BYTES)."""
     detail = None
@@ -192,6 +196,7 @@ def _update(conn: sqlite3.Connection, target: MemoryRecord, candidate: Candidate
         op=IntentOp.UPDATE, memory_id=target.memory_id, expected_revision=target.revision,
         text=candidate.text, sources=_sources(candidate), authority=CANDIDATE_AUTHORITY,
         subject=candidate.subject, detail=detail, event_end=candidate.until_at(),
+        occurred_at=day_start,
     )
 
 

@@ -55,7 +55,7 @@ from companion_memory.agent.sweep.receipts import ReceiptApplier
 from companion_memory.agent.sweep.settings import SweepSettings
 from companion_memory.agent.sweep.staging import RAW_OUTPUT_LIMIT_CHARS, DayStager, SweepEngine
 from companion_memory.agent.sweep.state import SweepOperator, SweepSchedule, zone_mismatch
-from companion_memory.agent.sweep.windows import Window
+from companion_memory.agent.sweep.windows import Window, local_midnight_utc
 from companion_memory.agent.worker import WorkerSettings
 from companion_memory.core.clock import Clock
 from companion_memory.core.settings import SettingsError, check_setting
@@ -218,7 +218,8 @@ class DailySweepProcessor:
             return day
         day.candidates = len(candidates)
         report.proposals.update(c.action for c in candidates)
-        day.writes = await self.applier.apply(window.window_id, namespace, candidates, report)
+        day.writes = await self.applier.apply(window.window_id, namespace, candidates, report,
+                                              day_start=window.start_utc)
         self._deferred_at = None  # a new stage may hold candidates that wait
         await self._advance(window, namespace)
         day.status = "swept" if candidates else "empty"
@@ -248,7 +249,9 @@ class DailySweepProcessor:
                             if (at := parse_until(c.after)) is not None)
             if due:
                 before = report.applied
-                await self.applier.apply(stage.window_id, stage.namespace, due, report)
+                await self.applier.apply(
+                    stage.window_id, stage.namespace, due, report,
+                    day_start=local_midnight_utc(stage.local_date, self.zone))
                 applied += report.applied - before
         if applied:
             report.extra["deferred_applied"] = applied

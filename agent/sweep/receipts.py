@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 
 from companion_memory.agent.processor import ProcessorReport
@@ -36,10 +37,10 @@ class ReceiptApplier:
 
     async def apply(
         self, window_id: str, namespace: int, candidates: list[Candidate],
-        report: ProcessorReport,
+        report: ProcessorReport, *, day_start: datetime | None = None,
     ) -> int:
         """Claim, write and complete each due candidate; returns the window's write
-        count."""
+        count. `day_start`: the swept day's start (UTC), when what it writes happened."""
         receipts = await self.store.read(
             lambda c: ledger.list_receipts(c, namespace, window_id)
         )
@@ -63,7 +64,7 @@ class ReceiptApplier:
                 )
                 self._step("claimed")
             if not receipt.applied:
-                ctx = WriteContext(self.store.now(), temporary_ttl, long_term_ttl)
+                ctx = WriteContext(self.store.now(), temporary_ttl, long_term_ttl, day_start)
                 outcome = await self.store.transaction(
                     partial(write_candidate, candidate=candidate, key=key, ctx=ctx)
                 )

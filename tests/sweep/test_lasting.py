@@ -133,6 +133,12 @@ async def test_the_sweep_runs_by_default_and_keeps_the_day(phone: Phone) -> None
     assert cited == day_ids  # every kept memory cites the day's notifications, all of them
     assert line.expires_at is not None
     assert line.expires_at - line.created_at == timedelta(days=90)
+    # written two weeks on, it is dated by the day it tells of: "what happened on the 14th"
+    assert line.occurred_at == local(DAY1, 0)
+    that_day = await phone.runtime.recall_memory(
+        "", since=local(DAY1, 0), until=local(DAY1 + timedelta(days=1), 0),
+        tiers=(Tier.LONG_TERM,))
+    assert {h.record.memory_id for h in that_day} == {r.memory_id for r in kept}
     # months later, when the log and the Temporary memories are long gone, recall names
     # the day
     await phone.sweep_until(DAY1 + timedelta(days=45))

@@ -187,3 +187,27 @@ def test_importing_the_library_loads_no_optional_dependency() -> None:
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, check=True)
     assert proc.stdout.strip() == "[]"
+
+
+def _reexports(tree: ast.Module) -> list[str]:
+    """The names a module imports in the explicit re-export form `from m import n as n`
+    (which tells linters that the name is there for others to import)."""
+    return [f"{alias.name} (line {node.lineno})" for node in tree.body
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names if alias.asname == alias.name]
+
+
+def test_only_a_package_init_passes_names_on() -> None:
+    """A name is imported from the module that defines it, not from a module that
+    happens to import it; a package's `__init__` is the one place that gathers names
+    for its users."""
+    offenders = [f"{module}: {what}" for module, path in sorted(MODULES.items())
+                 if path.name != "__init__.py"
+                 for what in _reexports(ast.parse(path.read_text(encoding="utf-8")))]
+    assert offenders == [], "\n".join(offenders)
+
+
+def test_the_reexport_check_can_fail() -> None:
+    source = ("from companion_memory.memory.secrets import redact\n"
+              "from companion_memory.memory.secrets import find_secret as find_secret\n")
+    assert _reexports(ast.parse(source)) == ["find_secret (line 2)"]

@@ -16,7 +16,7 @@ from companion_memory.agent.notifications.context_types import (
     SourceCursor,
 )
 from companion_memory.agent.notifications.fallback import notification_fallback
-from companion_memory.agent.notifications.filters import NoiseFilter, contains_secret, find_secret
+from companion_memory.agent.notifications.filters import NoiseFilter
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.notifications.proposals import PROPOSAL_SCHEMA, validate_proposals
 from companion_memory.agent.notifications.ring_writer import FlushTotals, RingWriter
@@ -43,8 +43,6 @@ __all__ = [
     "StateFileCursor",
     "StorageIOError",
     "StoreMemoryCursor",
-    "contains_secret",
-    "find_secret",
     "notification_fallback",
     "validate_proposals",
 ]

@@ -5,7 +5,7 @@ reach the model as it is (and therefore never a memory), else None; `triage` dro
 noise and code-only messages and redacts a secret from anything else. Every field
 that reaches a model is checked for secrets: title, subtitle, body, app id and
 category. The secret detector itself is `memory.secrets` (the store refuses a
-statement holding a secret with the same rules); its names are re-exported here.
+statement holding a secret with the same rules).
 Noise patterns aim at low false positives: a time, an order number or a price is
 not noise. Reason codes never carry content.
 
@@ -26,32 +26,14 @@ from companion_memory.agent.notifications.dates import has_day_word
 from companion_memory.ble.events import EventKind, NotificationEvent
 from companion_memory.memory.lexicon import GLOSS
 from companion_memory.memory.search_text import fold
-from companion_memory.memory.secrets import _API_KEY as _API_KEY
-from companion_memory.memory.secrets import _API_KEY_LC as _API_KEY_LC
 from companion_memory.memory.secrets import (
     REDACTED,
     _ascii_twin,
     _lowered,
+    code_message,
+    find_secret,
     redact,
-    secret_spans,
 )
-from companion_memory.memory.secrets import _is_one_time_code as _is_one_time_code
-from companion_memory.memory.secrets import auth_message as auth_message
-from companion_memory.memory.secrets import code_message as code_message
-from companion_memory.memory.secrets import contains_secret as contains_secret
-from companion_memory.memory.secrets import find_secret as find_secret
-from companion_memory.memory.secrets import iban_valid as iban_valid
-from companion_memory.memory.secrets import luhn_valid as luhn_valid
-
-# (`_API_KEY`, `_API_KEY_LC`, `_is_one_time_code` and `_has_password` stay reachable here:
-# the ASCII fast path is checked against the IGNORECASE patterns through them)
-
-
-def _has_password(text: str, low: str | None = None) -> bool:
-    """A password value in `text` (the same answer for the ASCII twin and the original)."""
-    del low
-    return any(reason == "secret_password" for _, _, reason in secret_spans(text))
-
 
 # -- marketing ----------------------------------------------------------------------
 

@@ -63,7 +63,7 @@ from companion_memory.agent.notifications.fallback import (
     message_sender,
     notification_fallback,
 )
-from companion_memory.agent.notifications.filters import NoiseFilter, contains_secret
+from companion_memory.agent.notifications.filters import NoiseFilter
 from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.proposals import (
     ItemContext,
@@ -96,6 +96,7 @@ from companion_memory.memory.records import (
     Tier,
     refuse_secrets,
 )
+from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
 
 SCENARIO = "notifications"

@@ -29,7 +29,6 @@ from datetime import datetime
 from typing import Any
 
 from companion_memory.agent.notifications.dates import aware_time
-from companion_memory.agent.notifications.filters import contains_secret
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
     PERSONAL_KINDS,
@@ -39,6 +38,7 @@ from companion_memory.memory.records import (
     Tier,
     normalize_text,
 )
+from companion_memory.memory.secrets import contains_secret
 
 ACTIONS = ("ignore", "add", "update", "reinforce", "remove", "promote")
 TARGETED = frozenset({"update", "reinforce", "remove", "promote"})

@@ -87,7 +87,7 @@ def test_good_item_is_staged() -> None:
     ],
 )
 def test_each_rejection_reason(bad: dict[str, Any], code: str) -> None:
-    from companion_memory.agent.notifications.filters import contains_secret
+    from companion_memory.memory.secrets import contains_secret
 
     eid = bad["episode_id"]
     other = "ep-2" if eid == "ep-1" else "ep-1"

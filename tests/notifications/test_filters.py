@@ -6,14 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from companion_memory.agent.notifications.filters import (
-    NoiseFilter,
-    contains_secret,
-    find_secret,
-    iban_valid,
-    luhn_valid,
-)
+from companion_memory.agent.notifications.filters import NoiseFilter
 from companion_memory.ble.events import NotificationEvent
+from companion_memory.memory.secrets import contains_secret, find_secret, iban_valid, luhn_valid
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

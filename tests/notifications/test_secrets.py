@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from companion_memory.agent.notifications import filters as F
-from companion_memory.agent.notifications import redaction as R
 from companion_memory.agent.notifications.filters import NoiseFilter
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.memory import secrets as S
@@ -159,13 +157,6 @@ def test_a_code_with_a_long_story_is_redacted_not_dropped_and_a_code_message_is_
     dropped = NoiseFilter().triage(ev("Dein N26 Anmeldecode lautet 66 21 08. Gib ihn niemals "
                                       "weiter."))
     assert dropped.reason == "secret_code"
-
-
-def test_the_old_module_names_are_the_detector() -> None:
-    assert R.secret_spans is S.secret_spans and R.redact is S.redact
-    assert R.auth_message is S.auth_message and R.REDACTED == S.REDACTED
-    assert F.find_secret is S.find_secret and F.contains_secret is S.contains_secret
-    assert F.luhn_valid is S.luhn_valid and F.iban_valid is S.iban_valid
 
 
 def test_digit_groups_are_normalised_for_finding_a_known_value() -> None:

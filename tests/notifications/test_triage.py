@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 import pytest
 
 from companion_memory.agent.notifications.filters import NoiseFilter
-from companion_memory.agent.notifications.redaction import REDACTED, secret_spans
 from companion_memory.ble.events import NotificationEvent
+from companion_memory.memory.secrets import REDACTED, secret_spans
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

@@ -18,6 +18,7 @@ from companion_memory import (
     MemoryRevision,
     NotificationEvent,
     Runtime,
+    Status,
 )
 from companion_memory.core.clock import FakeClock
 from companion_memory.device import parse_config
@@ -73,6 +74,8 @@ async def test_the_owner_updates_with_compare_and_set(tmp_path: Path) -> None:
         with pytest.raises(MemoryNotFoundError):
             await rt.update_memory("mem-nope", "x y", expected_revision=1)
         assert (await rt.read_memory(saved.memory_id)).revision == updated.revision
+        with pytest.raises(MemoryNotFoundError):
+            await rt.read_memory("mem-nope")
 
         history = await rt.memory_history(saved.memory_id)
         assert all(isinstance(r, MemoryRevision) for r in history)
@@ -83,6 +86,8 @@ async def test_the_owner_updates_with_compare_and_set(tmp_path: Path) -> None:
         assert [r.at for r in history] == [NOW, NOW + timedelta(seconds=60)]
         with pytest.raises(MemoryNotFoundError):
             await rt.memory_history("mem-nope")
+        await rt.forget(saved.memory_id, "wrong")
+        assert (await rt.read_memory(saved.memory_id)).status is Status.DELETED
 
 
 async def test_a_notification_memory_has_its_history(tmp_path: Path) -> None:

@@ -123,7 +123,7 @@ def _check_identity(conn: sqlite3.Connection, path: str, known: list[Migration])
     if MIGRATIONS_TABLE not in tables:
         raise DatabaseRefusedError(path, "it has no migration record")
     applied = [row[0] for row in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")]
-    names = {name for m in known for name in m.recorded_names}
+    names = {m.name for m in known}
     unknown = sorted(n for n in applied if n not in names)
     if unknown:
         raise DatabaseRefusedError(
@@ -155,11 +155,8 @@ def _apply_migrations(conn: sqlite3.Connection, migrations: list[Migration]) -> 
             # a fresh store waits here and finds the migration applied, instead of running
             # its DDL against tables that already exist.
             conn.execute("BEGIN IMMEDIATE")
-            recorded = migration.recorded_names
             done = conn.execute(
-                f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE name IN "
-                f"({', '.join('?' for _ in recorded)})",
-                recorded,
+                f"SELECT 1 FROM {MIGRATIONS_TABLE} WHERE name = ?", (migration.name,)
             ).fetchone()
             if done is not None:
                 conn.execute("ROLLBACK")
@@ -215,7 +212,7 @@ def _pending(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migr
     if MIGRATIONS_TABLE not in tables:
         return list(migrations)
     applied = {r[0] for r in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")}
-    return [m for m in migrations if applied.isdisjoint(m.recorded_names)]
+    return [m for m in migrations if m.name not in applied]
 
 
 @functools.cache

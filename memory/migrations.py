@@ -13,11 +13,10 @@ Naming: `NNNN_<area>_<change>`.
   (memory.schema: memories, their index, tombstones, rejections, receipts, cursors),
   `episode_ledger` (memory.episode_ledger), `sweep_ledger` (memory.sweep_ledger).
 - `<change>` is lowercase words joined by `_`.
-A name is never changed once released: it is what a database file records. Two
-migrations were released under older names (`episode_ledger_0001_create`,
-`sweep_0001_ledger`); they carry those in `former_names`, so a file that recorded
-them counts them as applied and is opened unchanged (its rows are not rewritten).
-`check_registry` enforces all of this when the module is imported.
+A name is never changed once released: it is what a database file records. (Before
+the first release, 0.1.0, two migrations were renamed into this scheme; no released
+version recorded their earlier names, so none is kept.) `check_registry` enforces all
+of this when the module is imported.
 
 Timestamps: the `applied_at` of a migration's record is UTC ISO-8601 text with
 microseconds and offset, `2026-12-01T14:29:46.123456+00:00` (`applied_stamp`), as
@@ -40,18 +39,10 @@ from companion_memory.memory import episode_ledger, history, schema, sweep_ledge
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """`name` is unique and never reused; `sql` is a script of DDL statements.
-
-    `former_names`: names a released version recorded for this same migration."""
+    """`name` is unique and never reused; `sql` is a script of DDL statements."""
 
     name: str
     sql: str
-    former_names: tuple[str, ...] = ()
-
-    @property
-    def recorded_names(self) -> tuple[str, ...]:
-        """Every name under which a database file may record this migration."""
-        return (self.name, *self.former_names)
 
 
 AREAS = ("memory", "episode_ledger", "sweep_ledger")
@@ -65,10 +56,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0003_memory_search_text", schema.SEARCH_TEXT),
     Migration("0004_memory_detail_stems", schema.DETAIL_STEMS),
     Migration("0005_memory_rejection_fingerprints", schema.REJECTION_FINGERPRINTS),
-    Migration("0006_episode_ledger_create", episode_ledger.DDL,
-              former_names=("episode_ledger_0001_create",)),
-    Migration("0007_sweep_ledger_create", sweep_ledger.DDL,
-              former_names=("sweep_0001_ledger",)),
+    Migration("0006_episode_ledger_create", episode_ledger.DDL),
+    Migration("0007_sweep_ledger_create", sweep_ledger.DDL),
     Migration("0008_memory_fts_own_content", schema.FTS_OWN_CONTENT),
     Migration("0009_memory_vectors", vectors.DDL),
     Migration("0010_memory_fts_cjk_tokens", schema.FTS_CJK_TOKENS),
@@ -81,8 +70,7 @@ MIGRATIONS: tuple[Migration, ...] = (
 
 def check_registry(migrations: Sequence[Migration]) -> None:
     """Raise ValueError unless `migrations` follow the naming rules of this module:
-    `NNNN_<area>_<change>` numbered 0001.. in order, and no recorded name used twice."""
-    seen: set[str] = set()
+    `NNNN_<area>_<change>` numbered 0001.. in order (so no name is used twice)."""
     for position, migration in enumerate(migrations, start=1):
         match = _NAME.fullmatch(migration.name)
         if match is None:
@@ -95,10 +83,6 @@ def check_registry(migrations: Sequence[Migration]) -> None:
                 f"migration {migration.name!r} is at position {position}; its number must "
                 f"be {position:04d} (numbers follow the registry order, no gaps)"
             )
-        for name in migration.recorded_names:
-            if name in seen:
-                raise InvalidInputError(f"migration name {name!r} is used twice; names are unique")
-            seen.add(name)
 
 
 check_registry(MIGRATIONS)

@@ -1,6 +1,6 @@
-"""The migration registry: one order, one naming rule, and files written before the
-rename (which recorded `episode_ledger_0001_create` and `sweep_0001_ledger`) open
-unchanged."""
+"""The migration registry: one order, one naming rule; a file written by an earlier
+version gains only the migrations it lacks, its rows unchanged; a name the registry
+does not know is refused."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from companion_memory.core.errors import InvalidInputError
 from companion_memory.memory import MemoryStore
 from companion_memory.memory import episode_ledger as ledger
 from companion_memory.memory.database import _apply_migrations, open_database
+from companion_memory.memory.errors import DatabaseRefusedError
 from companion_memory.memory.migrations import (
     MIGRATIONS,
     Migration,
@@ -27,32 +28,20 @@ from companion_memory.memory.migrations import (
 from companion_memory.memory.rejections import register as register_rejections
 from companion_memory.memory.search_text import register as register_search_text
 
-RECORDED_BEFORE_THE_RENAME = [
-    "0001_memory_core",
-    "0002_memory_vocab",
-    "0003_memory_search_text",
-    "0004_memory_detail_stems",
-    "0005_memory_rejection_fingerprints",
-    "episode_ledger_0001_create",
-    "sweep_0001_ledger",
-]
-"""The ids a database created by the code before the registry records, in the order
-it applied them."""
-
-ADDED_AFTER_THE_RENAME = [m.name for m in MIGRATIONS if m.name >= "0008"]
-"""The migrations released after the rename (0008 on), which such a file gains."""
+RECORDED_BEFORE_0008 = [m.name for m in MIGRATIONS[:7]]
+"""What a database written before the index kept its own content (0008) records."""
 
 
 def _old_database(path: Path, recorded: list[str]) -> None:
-    """A file as the code before the rename left it: the same DDL, recorded under the
-    ids of that time, with a memory, an episode ledger row and a sweep cursor."""
-    by_recorded = {name: m for m in MIGRATIONS for name in m.recorded_names}
+    """A file as an earlier version left it: the migrations it knew, with a memory, an
+    episode ledger row and a sweep cursor."""
+    by_name = {m.name: m for m in MIGRATIONS}
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         register_search_text(conn)
         register_rejections(conn)
         conn.execute("PRAGMA journal_mode = WAL")
-        _apply_migrations(conn, [Migration(n, by_recorded[n].sql) for n in recorded])
+        _apply_migrations(conn, [by_name[n] for n in recorded])
         conn.execute(
             "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
             "sources, created_us, updated_us, status, auto) VALUES ('old', 1, 'long_term', "
@@ -86,22 +75,23 @@ def _snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
         conn.close()
 
 
-ADDED_AFTER_THE_RENAME = [m.name for m in all_migrations() if int(m.name[:4]) >= 8]
+ADDED_FROM_0008 = [m.name for m in all_migrations() if int(m.name[:4]) >= 8]
 """The index with its own content (0008) and everything after it."""
 
 
-async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: Path) -> None:
-    """Its rows and records stay as they were; it gains only the migrations added after
-    the rename (0008 on: the index with its own content, vectors, CJK bigrams), once."""
+async def test_a_database_from_before_0008_gains_the_rest_with_its_rows_unchanged(
+        tmp_path: Path) -> None:
+    """Its rows and records stay as they were; it gains only the migrations it lacks
+    (0008 on: the index with its own content, vectors, CJK bigrams, ...), once."""
     path = tmp_path / "memory.db"
-    await asyncio.to_thread(_old_database, path, RECORDED_BEFORE_THE_RENAME)
+    await asyncio.to_thread(_old_database, path, RECORDED_BEFORE_0008)
     before = await asyncio.to_thread(_snapshot, path)
-    assert [name for name, _ in before["recorded"]] == sorted(RECORDED_BEFORE_THE_RENAME)
+    assert [name for name, _ in before["recorded"]] == sorted(RECORDED_BEFORE_0008)
     store = await MemoryStore.open(path)
     await store.close()
     after_first = await asyncio.to_thread(_snapshot, path)
-    added = [n for n, _ in after_first["recorded"] if n not in RECORDED_BEFORE_THE_RENAME]
-    assert added == ADDED_AFTER_THE_RENAME
+    added = [n for n, _ in after_first["recorded"] if n not in RECORDED_BEFORE_0008]
+    assert added == ADDED_FROM_0008
     assert added[:2] == ["0008_memory_fts_own_content", "0009_memory_vectors"]
     for key in ("episodes", "cursor"):
         assert after_first[key] == before[key]
@@ -125,15 +115,31 @@ async def test_a_database_recorded_before_the_rename_opens_unchanged(tmp_path: P
 
 def test_a_database_from_before_0003_gets_only_the_missing_migrations(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    recorded = ["0001_memory_core", "0002_memory_vocab", "episode_ledger_0001_create",
-                "sweep_0001_ledger"]
-    _old_database(path, recorded)
+    recorded = ["0001_memory_core", "0002_memory_vocab"]
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        _apply_migrations(conn, list(MIGRATIONS[:2]))
+    finally:
+        conn.close()
     open_database(path).close()
     names = [str(n) for n, _ in _snapshot(path)["recorded"]]
-    assert sorted(names) == sorted([*recorded, "0003_memory_search_text",
-                                    "0004_memory_detail_stems",
-                                    "0005_memory_rejection_fingerprints",
-                                    *ADDED_AFTER_THE_RENAME])
+    assert names[:2] == recorded
+    assert sorted(names) == sorted(m.name for m in MIGRATIONS)
+
+
+def test_a_name_the_registry_does_not_know_is_refused(tmp_path: Path) -> None:
+    """Such as `sweep_0001_ledger`, the 0007 ledger's name before the first release: no
+    released version recorded it, so nothing maps it."""
+    path = tmp_path / "memory.db"
+    _old_database(path, RECORDED_BEFORE_0008)
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("UPDATE schema_migrations SET name = 'sweep_0001_ledger' "
+                     "WHERE name = '0007_sweep_ledger_create'")
+    finally:
+        conn.close()
+    with pytest.raises(DatabaseRefusedError, match="unknown migrations: sweep_0001_ledger"):
+        open_database(path).close()
 
 
 def test_a_new_database_records_the_registry_names(tmp_path: Path) -> None:
@@ -162,8 +168,8 @@ def test_the_registry_follows_its_naming_rule() -> None:
         ([Migration("0001_attic_create", "")], "does not follow NNNN_<area>_<change>"),
         ([Migration("0001_memory_Core", "")], "does not follow NNNN_<area>_<change>"),
         ([Migration("0002_memory_core", "")], "at position 1; its number must be 0001"),
-        ([Migration("0001_memory_core", "", former_names=("x",)),
-          Migration("0002_memory_vocab", "", former_names=("x",))], "'x' is used twice"),
+        ([Migration("0001_memory_core", ""), Migration("0001_memory_core", "")],
+         "at position 2; its number must be 0002"),
     ],
 )
 def test_a_registry_breaking_the_rule_is_refused(

@@ -26,7 +26,6 @@ from companion_memory.ble.android.protocol import (
     FrameAssembler,
 )
 from companion_memory.ble.android.session import AndroidSession, AndroidSessionStats
-from companion_memory.ble.emulator.replay import ReplayStats, replay_over_ancs
 from companion_memory.ble.errors import (
     AttWriteError,
     CodecError,
@@ -42,7 +41,7 @@ from companion_memory.ble.events import (
     format_rfc3339,
     parse_rfc3339,
 )
-from companion_memory.ble.link import FakePhoneLink, NotifyCallback, PhoneLink
+from companion_memory.ble.link import NotifyCallback, PhoneLink
 from companion_memory.ble.ring import EventRing, RingEntry, RingRead, RingStatistics
 
 __all__ = [
@@ -65,7 +64,6 @@ __all__ = [
     "DataSourceReassembler",
     "EventKind",
     "EventRing",
-    "FakePhoneLink",
     "FrameAssembler",
     "InvalidEventError",
     "LinkClosedError",
@@ -74,12 +72,10 @@ __all__ = [
     "NotifyCallback",
     "PhoneLink",
     "PhoneLinkError",
-    "ReplayStats",
     "RingEntry",
     "RingRead",
     "RingStatistics",
     "format_rfc3339",
     "parse_notification_source",
     "parse_rfc3339",
-    "replay_over_ancs",
 ]

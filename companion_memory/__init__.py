@@ -30,7 +30,7 @@ from companion_memory.agent.worker import WorkerSettings
 from companion_memory.ble.events import EventKind, InvalidEventError, NotificationEvent
 from companion_memory.ble.link import PhoneLink
 from companion_memory.ble.settings import LinkSettings
-from companion_memory.core.clock import Clock, FakeClock, SystemClock
+from companion_memory.core.clock import Clock, SystemClock
 from companion_memory.core.errors import (
     CompanionMemoryError,
     ConflictError,
@@ -91,7 +91,6 @@ __all__ = [
     "EpisodesSettings",
     "EventKind",
     "ExportedMemory",
-    "FakeClock",
     "FeedTotals",
     "FileSystem",
     "Gap",

@@ -1,4 +1,5 @@
-"""What tests, the demo and a host's own phone link session reach inside a `Runtime`.
+"""What tests, the demo and a host's own phone link session reach inside a `Runtime`,
+and the test doubles of the product's seams (no production package exports them).
 
 A host normally needs none of this: `Runtime.publish` / `Runtime.feed` take its
 notifications in, and the runtime's own phone link (`[link]`) publishes what a phone
@@ -18,16 +19,39 @@ to three of them:
 
 Each raises `RuntimeStateError` unless the runtime is open (the clock and file system
 are readable whatever the state).
+
+The test doubles, each defined beside the seam it stands in for:
+
+- `FakeClock` (`core.clock`): time that moves only when told.
+- `FakeDiskProbe` (`storage.monitor`): free space as set.
+- `FaultFileSystem`, `PowerLoss` (`storage.faultfs`): a file system that fails on cue
+  and images what a power loss leaves.
+- `FakePhoneLink` (`ble.link`), `FakeIphoneLink`, `AncsPhoneModel`,
+  `PhoneNotification`, `fragment` (`ble.emulator`): phones without a radio.
+- `ScriptedProvider` (`agent.model.scripted`): a model that answers from a script.
+
+The phones that need an optional dependency are imported from their own modules
+(`ble.emulator.bumble_iphone`, `bumble_android`, `bumble_link`, `bluez_iphone`).
 """
 
 from __future__ import annotations
 
+from companion_memory.agent.model.scripted import ScriptedProvider
+from companion_memory.ble.emulator.fake_iphone import FakeIphoneLink
+from companion_memory.ble.emulator.iphone_model import AncsPhoneModel, PhoneNotification, fragment
+from companion_memory.ble.link import FakePhoneLink
 from companion_memory.ble.ring import EventRing
-from companion_memory.core.clock import Clock
+from companion_memory.core.clock import Clock, FakeClock
 from companion_memory.device.runtime import Runtime
+from companion_memory.storage.faultfs import FaultFileSystem, PowerLoss
 from companion_memory.storage.fs import FileSystem
+from companion_memory.storage.monitor import FakeDiskProbe
 
-__all__ = ["event_ring", "runtime_clock", "runtime_file_system"]
+__all__ = [
+    "AncsPhoneModel", "FakeClock", "FakeDiskProbe", "FakeIphoneLink",
+    "FakePhoneLink", "FaultFileSystem", "PhoneNotification", "PowerLoss", "ScriptedProvider",
+    "event_ring", "fragment", "runtime_clock", "runtime_file_system",
+]
 
 
 def event_ring(runtime: Runtime) -> EventRing:

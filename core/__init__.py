@@ -3,7 +3,7 @@
 `core` imports nothing from the product; every other package may import it.
 """
 
-from companion_memory.core.clock import Clock, FakeClock, SystemClock
+from companion_memory.core.clock import Clock, SystemClock
 from companion_memory.core.errors import (
     CompanionMemoryError,
     ConflictError,
@@ -15,6 +15,6 @@ from companion_memory.core.errors import (
 )
 
 __all__ = [
-    "Clock", "CompanionMemoryError", "ConflictError", "FakeClock", "InvalidInputError",
+    "Clock", "CompanionMemoryError", "ConflictError", "InvalidInputError",
     "NotFoundError", "StateError", "StorageFailureError", "SystemClock", "UnavailableError",
 ]

@@ -7,7 +7,6 @@ from companion_memory.storage.atomic import (
     write_atomic,
     write_json_atomic,
 )
-from companion_memory.storage.faultfs import FaultFileSystem, PowerLoss
 from companion_memory.storage.fs import (
     FileSystem,
     NotRegularFileError,
@@ -30,7 +29,6 @@ from companion_memory.storage.monitor import (
     CleanResult,
     DiskProbe,
     DiskUsage,
-    FakeDiskProbe,
     MonitorReport,
     StatvfsProbe,
     StorageLevel,
@@ -46,15 +44,12 @@ __all__ = [
     "CorruptStateError",
     "DiskProbe",
     "DiskUsage",
-    "FakeDiskProbe",
-    "FaultFileSystem",
     "FileSystem",
     "JsonlLog",
     "LogNeedsRecoveryError",
     "LogOrderError",
     "MonitorReport",
     "NotRegularFileError",
-    "PowerLoss",
     "RealFileSystem",
     "RecoveryReport",
     "ShardInfo",

@@ -7,6 +7,7 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import sys
 import typing
 from pathlib import Path
 
@@ -141,7 +142,75 @@ def test_the_runtime_hands_out_none_of_its_parts() -> None:
     public = {name for name in dir(module.Runtime) if not name.startswith("_")}
     assert not public & {"ring", "fs", "clock", "store", "worker", "context", "monitor"}
     testing = importlib.import_module(f"{NAME}.testing")
-    assert set(testing.__all__) == {"event_ring", "runtime_clock", "runtime_file_system"}
+    own = {n for n in testing.__all__ if getattr(testing, n).__module__ == testing.__name__}
+    assert own == {"event_ring", "runtime_clock", "runtime_file_system"}
+
+
+def _exporting_modules() -> list[str]:
+    """Every product module (the packages and the host API, not `testing`) that has an
+    `__all__`, found by reading the source."""
+    found = []
+    for path in [ROOT / NAME / "__init__.py",
+                 *(p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py")))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+               for node in tree.body):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found.append(".".join([NAME, *(p for p in parts if p != NAME)]))
+    return found
+
+
+FAKE_PREFIXES = ("Fake", "Fault", "Scripted")
+
+
+def _fakes_in(module_name: str, doubles: set[int]) -> list[str]:
+    """The names in `module_name`'s `__all__` that are test doubles: an object
+    `companion_memory.testing` exports but does not define, or a name (exported or
+    defined) beginning with Fake, Fault or Scripted."""
+    module = importlib.import_module(module_name)
+    found = []
+    for name in module.__all__:
+        value = getattr(module, name)
+        if id(value) in doubles or name.startswith(FAKE_PREFIXES) or str(
+                getattr(value, "__name__", "")).startswith(FAKE_PREFIXES):
+            found.append(f"{module_name}.{name}")
+    return found
+
+
+def _doubles() -> set[int]:
+    testing = importlib.import_module(f"{NAME}.testing")
+    values = [getattr(testing, n) for n in testing.__all__]
+    return {id(v) for v in values if getattr(v, "__module__", None) != testing.__name__}
+
+
+def test_no_production_package_exports_a_test_double() -> None:
+    """Fakes, fault injectors, scripted models and the test phones are imported from
+    `companion_memory.testing`; no production `__all__` offers them."""
+    modules = _exporting_modules()
+    assert len(modules) >= 15 and f"{NAME}.testing" not in modules
+    doubles = _doubles()
+    assert len(doubles) >= 10
+    offenders = [fake for module in modules for fake in _fakes_in(module, doubles)]
+    assert offenders == [], offenders
+
+
+def test_the_test_double_check_can_fail() -> None:
+    """The check finds a double by identity (`fragment`) and by name (`FakeClock`)."""
+    testing = importlib.import_module(f"{NAME}.testing")
+    probe = type(sys)("companion_memory_probe")
+    probe.__all__ = ["fragment", "Clock", "FakeClock"]  # type: ignore[attr-defined]
+    probe.fragment = testing.fragment  # type: ignore[attr-defined]
+    probe.Clock = testing.Clock  # type: ignore[attr-defined]
+    probe.FakeClock = testing.FakeClock  # type: ignore[attr-defined]
+    sys.modules["companion_memory_probe"] = probe
+    try:
+        assert _fakes_in("companion_memory_probe", _doubles()) == [
+            "companion_memory_probe.fragment", "companion_memory_probe.FakeClock"]
+    finally:
+        del sys.modules["companion_memory_probe"]
 
 
 def test_no_host_method_returns_a_plain_dict() -> None:

@@ -19,7 +19,6 @@ from companion_memory.agent.model.provider import (
     ModelTimeoutError,
     ModelUnavailableError,
 )
-from companion_memory.agent.model.scripted import ScriptedProvider
 from companion_memory.agent.model.settings import ProviderConfigError, ProviderSettings
 from companion_memory.agent.model.unavailable import UnavailableProvider
 
@@ -42,7 +41,6 @@ __all__ = [
     "ProviderConfigError",
     "ProviderSettings",
     "RawProposal",
-    "ScriptedProvider",
     "UnavailableProvider",
     "build_provider",
     "describe",

@@ -1,20 +1,13 @@
 """Emulated phones for tests and the demo.
 
-The pure parts (`AncsPhoneModel`, `FakeIphoneLink`) import nothing heavy; the
-bumble-based phones live in `ble.emulator.bumble_iphone` / `bumble_android` /
-`bumble_link` and import bumble only when those modules are imported.
-`replay_over_ancs` imports bumble when called.
+The package exports only what `make demo` uses: `replay_over_ancs` (imports bumble
+when called) and its `ReplayStats`. The pure test phones (`AncsPhoneModel`,
+`FakeIphoneLink`, `PhoneNotification`, `fragment`) are exported by
+`companion_memory.testing`; the bumble-based phones live in `ble.emulator.bumble_iphone`
+/ `bumble_android` / `bumble_link` and the bluezoo one in `ble.emulator.bluez_iphone`,
+each importing its optional dependency when imported itself.
 """
 
-from companion_memory.ble.emulator.fake_iphone import FakeIphoneLink
-from companion_memory.ble.emulator.iphone_model import AncsPhoneModel, PhoneNotification, fragment
 from companion_memory.ble.emulator.replay import ReplayStats, replay_over_ancs
 
-__all__ = [
-    "AncsPhoneModel",
-    "FakeIphoneLink",
-    "PhoneNotification",
-    "ReplayStats",
-    "fragment",
-    "replay_over_ancs",
-]
+__all__ = ["ReplayStats", "replay_over_ancs"]

@@ -17,7 +17,7 @@ the annotations. Importing this module imports dbus-fast.
 import asyncio
 from typing import Any
 
-from dbus_fast import BusType, Variant
+from dbus_fast import BusType
 from dbus_fast.aio import MessageBus
 from dbus_fast.constants import PropertyAccess
 from dbus_fast.errors import DBusError
@@ -247,8 +247,6 @@ class BluezIphone:
             bus.disconnect()
             await bus.wait_for_disconnect()
 
-
-__all__ = ["BluezIphone", "Variant"]
 
 
 async def connect_device(

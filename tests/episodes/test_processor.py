@@ -12,10 +12,11 @@ import orjson
 import pytest
 
 from companion_memory.agent.episodes import derived_memory_id, episode_fallback
-from companion_memory.agent.model import ModelRequest, ModelUnavailableError, ScriptedProvider
+from companion_memory.agent.model import ModelRequest, ModelUnavailableError
 from companion_memory.memory.episode_ledger import EpisodeState
 from companion_memory.memory.errors import EmptyQueryError
 from companion_memory.memory.records import Status, Tier
+from companion_memory.testing import ScriptedProvider
 from tests.episodes.helpers import episode, harness, topic_episode
 
 

@@ -13,7 +13,6 @@ from typing import Any
 import orjson
 
 from companion_memory.agent.episodes import derived_memory_id
-from companion_memory.agent.model import ScriptedProvider
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.notifications.filters import NoiseFilter, Triage
 from companion_memory.agent.sweep import DailySweepProcessor, day_window
@@ -22,6 +21,7 @@ from companion_memory.ble.events import NotificationEvent
 from companion_memory.core.clock import FakeClock
 from companion_memory.memory.records import Status
 from companion_memory.memory.store import MemoryStore
+from companion_memory.testing import ScriptedProvider
 from tests.episodes.helpers import episode, harness
 from tests.notifications.harness import all_prompt_text, event, pipeline
 from tests.sweep.helpers import ProcessedLog

@@ -34,7 +34,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from companion_memory.core.errors import InvalidInputError
-from companion_memory.memory import episode_ledger, history, schema, sweep_ledger, vectors
+from companion_memory.memory import (
+    batch_attempts,
+    episode_ledger,
+    history,
+    schema,
+    sweep_ledger,
+    vectors,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +71,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0011_memory_origin_columns", schema.ORIGIN_COLUMNS),
     Migration("0012_memory_history", history.DDL),
     Migration("0013_memory_notification_decisions", schema.NOTIFICATION_DECISIONS),
+    Migration("0014_memory_notification_attempts", batch_attempts.DDL),
 )
 """Every migration, in the order they run on a new file."""
 

@@ -27,7 +27,15 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion_memory.core.clock import Clock, SystemClock
-from companion_memory.memory import fts_index, hybrid, maintenance, owner, vectors, write_events
+from companion_memory.memory import (
+    batch_attempts,
+    fts_index,
+    hybrid,
+    maintenance,
+    owner,
+    vectors,
+    write_events,
+)
 from companion_memory.memory import history as memory_history
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
@@ -370,6 +378,23 @@ class MemoryStore:
     async def get(self, memory_id: str) -> MemoryRecord | None:
         """The record with this id in any status, or None (also after cleanup)."""
         return await self.read(lambda conn: fetch_record(conn, memory_id))
+
+    # -- failed attempts of notification batches (memory.batch_attempts) ---------------
+
+    async def batch_attempts(self, first_context_id: int) -> int:
+        """Failed attempts recorded for the batch starting at `first_context_id`."""
+        return await self.read(lambda conn: batch_attempts.count(conn, first_context_id))
+
+    async def record_batch_attempt(self, first_context_id: int, code: str,
+                                   at: datetime) -> int:
+        """Count one more failed attempt (reason `code`, no content) at `at`; the
+        batch's new count."""
+        return await self.transaction(
+            lambda conn: batch_attempts.bump(conn, first_context_id, code, at))
+
+    async def clear_batch_attempts(self, up_to: int) -> None:
+        """Forget the attempts of every batch starting at or before `up_to`."""
+        await self.transaction(lambda conn: batch_attempts.clear(conn, up_to))
 
     # -- recall ----------------------------------------------------------------------
 

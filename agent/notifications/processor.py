@@ -108,13 +108,6 @@ QUERY_CHARS = 200
 QUERY_WORDS = 12
 """How much of a notification's text is used to look up related memories."""
 
-_ATTEMPTS_DDL = (
-    "CREATE TABLE IF NOT EXISTS notification_attempts ("
-    "first_context_id INTEGER PRIMARY KEY, attempts INTEGER NOT NULL, "
-    "last_code TEXT NOT NULL, updated_at TEXT NOT NULL)"
-)
-
-
 @dataclass(frozen=True, slots=True)
 class _Item:
     record: NotificationRecord
@@ -559,48 +552,17 @@ class NotificationProcessor:
 
     async def attempts(self, first_context_id: int) -> int:
         """Failed attempts recorded for the batch that starts at `first_context_id`."""
-        def job(conn: sqlite3.Connection) -> int:
-            conn.execute(_ATTEMPTS_DDL)
-            row = conn.execute(
-                "SELECT attempts FROM notification_attempts WHERE first_context_id = ?",
-                (first_context_id,),
-            ).fetchone()
-            return int(row[0]) if row else 0
-
-        return await self._store.transaction(job)
+        return await self._store.batch_attempts(first_context_id)
 
     async def _bump_attempt(self, first_context_id: int, code: str) -> int:
-        now = self._clock.now().isoformat()
-
-        def job(conn: sqlite3.Connection) -> int:
-            conn.execute(_ATTEMPTS_DDL)
-            conn.execute(
-                "INSERT INTO notification_attempts (first_context_id, attempts, last_code, "
-                "updated_at) VALUES (?, 1, ?, ?) ON CONFLICT(first_context_id) DO UPDATE SET "
-                "attempts = attempts + 1, last_code = excluded.last_code, "
-                "updated_at = excluded.updated_at",
-                (first_context_id, code[:64], now),
-            )
-            row = conn.execute(
-                "SELECT attempts FROM notification_attempts WHERE first_context_id = ?",
-                (first_context_id,),
-            ).fetchone()
-            return int(row[0])
-
         self._attempts_dirty = True
-        return await self._store.transaction(job)
+        return await self._store.record_batch_attempt(first_context_id, code,
+                                                      self._clock.now())
 
     async def _clear_attempts(self, up_to: int) -> None:
         if not self._attempts_dirty:
             return
-
-        def job(conn: sqlite3.Connection) -> None:
-            conn.execute(_ATTEMPTS_DDL)
-            conn.execute(
-                "DELETE FROM notification_attempts WHERE first_context_id <= ?", (up_to,)
-            )
-
-        await self._store.transaction(job)
+        await self._store.clear_batch_attempts(up_to)
         self._attempts_dirty = False
 
 

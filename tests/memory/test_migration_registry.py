@@ -182,3 +182,54 @@ def test_a_registry_breaking_the_rule_is_refused(
 def test_applied_stamp_is_fixed_width_utc() -> None:
     assert applied_stamp(datetime(2026, 12, 1, 14, 29, 46, tzinfo=UTC)) == \
         "2026-12-01T14:29:46.000000+00:00"
+
+
+def _store_before_0014(path: Path) -> None:
+    """A store at 0013 holding the attempts table as the processor created it on first
+    use before 0014, with one row."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        register_search_text(conn)
+        register_rejections(conn)
+        _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0014"])
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS notification_attempts (first_context_id INTEGER "
+            "PRIMARY KEY, attempts INTEGER NOT NULL, last_code TEXT NOT NULL, "
+            "updated_at TEXT NOT NULL)")
+        conn.execute("INSERT INTO notification_attempts VALUES (7, 2, 'model_timeout', 'x')")
+    finally:
+        conn.close()
+
+
+def _attempt_rows(path: Path) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT * FROM notification_attempts ORDER BY 1").fetchall()
+    finally:
+        conn.close()
+
+
+async def test_the_attempts_table_is_a_migration_and_a_store_operation(tmp_path: Path) -> None:
+    """0014 creates `notification_attempts`; a store from before it, which holds the
+    table the processor used to create on first use, keeps its rows. The processor counts,
+    reads and clears attempts through the store, not SQL of its own."""
+    path = tmp_path / "memory.db"
+    await asyncio.to_thread(_store_before_0014, path)
+    at = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    store = await MemoryStore.open(path)
+    try:
+        assert await store.batch_attempts(7) == 2
+        assert await store.batch_attempts(9) == 0
+        assert await store.record_batch_attempt(9, "x" * 100, at) == 1
+        assert await store.record_batch_attempt(9, "model_output", at) == 2
+        await store.clear_batch_attempts(8)
+        assert (await store.batch_attempts(7), await store.batch_attempts(9)) == (0, 2)
+    finally:
+        await store.close()
+    recorded = [str(n) for n, _ in (await asyncio.to_thread(_snapshot, path))["recorded"]]
+    assert "0014_memory_notification_attempts" in recorded
+    assert await asyncio.to_thread(_attempt_rows, path) == [
+        (9, 2, "model_output", at.isoformat())]
+    fresh = tmp_path / "fresh.db"
+    await asyncio.to_thread(lambda: open_database(fresh).close())
+    assert await asyncio.to_thread(_attempt_rows, fresh) == []

@@ -27,7 +27,7 @@ from companion_memory.memory.errors import StoreCorruptError
 from companion_memory.storage.monitor import CleanResult, StorageLevel, StorageMonitor
 
 if TYPE_CHECKING:
-    from companion_memory.agent.notifications.context import NotificationContext
+    from companion_memory.agent.notification_log.log import NotificationContext
     from companion_memory.memory.store import MemoryStore
 
 DEFAULT_RETENTION_DAYS: Mapping[StorageLevel, int] = {

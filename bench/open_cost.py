@@ -89,7 +89,7 @@ def build_root(root: Path, records: int, gaps: int) -> None:
 
 
 async def _open(root: Path, refeed: bool) -> float:
-    from companion_memory.agent.notifications import NotificationContext
+    from companion_memory.agent.notification_log import NotificationContext
     from companion_memory.ble.ring import EventRing
     from companion_memory.core.clock import FakeClock
 
@@ -107,7 +107,7 @@ async def _open(root: Path, refeed: bool) -> float:
 
 
 async def _gaps(root: Path, runs: int, amortized: bool) -> dict[str, Any]:
-    from companion_memory.agent.notifications import NotificationContext
+    from companion_memory.agent.notification_log import NotificationContext
     from companion_memory.ble.ring import EventRing
     from companion_memory.core.clock import FakeClock
 

@@ -37,8 +37,8 @@ from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelProvider, ModelRequest
 from companion_memory.agent.model.scripted import ScriptedProvider
-from companion_memory.agent.notifications.context import NotificationContext
-from companion_memory.agent.notifications.context_state import StoreMemoryCursor
+from companion_memory.agent.notification_log.log import NotificationContext
+from companion_memory.agent.notification_log.state import StoreMemoryCursor
 from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.worker import MemoryWorker

@@ -39,7 +39,8 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion_memory.agent.notifications import NotificationContext, RingWriter
+from companion_memory.agent.notification_log import NotificationContext
+from companion_memory.agent.notifications import RingWriter
 from companion_memory.ble.events import EventKind, NotificationEvent, format_rfc3339
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import SystemClock

@@ -20,7 +20,7 @@ from companion_memory.agent.episodes.recorder import RecordResult
 from companion_memory.agent.episodes.settings import EpisodesSettings
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.model.settings import LlamaOptions, OpenAIOptions, ProviderOptions
-from companion_memory.agent.notifications.context_types import Gap, NotificationRecord
+from companion_memory.agent.notification_log.types import Gap, NotificationRecord
 from companion_memory.agent.notifications.decisions import NotificationDecision
 from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.agent.processor import ProcessorReport

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import orjson
 
 from companion_memory.agent.model.settings import ProviderConfigError
-from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.notification_log.log import NotificationContext
 from companion_memory.ble.ring import EventRing
 from companion_memory.device.config import Config, _toml_value, default_toml
 from companion_memory.device.errors import UsageError

@@ -61,13 +61,13 @@ from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.model.settings import ProviderConfigError
 from companion_memory.agent.model.unavailable import UnavailableProvider
-from companion_memory.agent.notifications import decisions
-from companion_memory.agent.notifications.context import NotificationContext
-from companion_memory.agent.notifications.context_state import StoreMemoryCursor
-from companion_memory.agent.notifications.context_types import (
+from companion_memory.agent.notification_log.log import NotificationContext
+from companion_memory.agent.notification_log.state import StoreMemoryCursor
+from companion_memory.agent.notification_log.types import (
     Gap,
     NotificationRecord,
 )
+from companion_memory.agent.notifications import decisions
 from companion_memory.agent.notifications.contract import items_per_call
 from companion_memory.agent.notifications.decisions import NotificationDecision
 from companion_memory.agent.notifications.fallback import notification_fallback

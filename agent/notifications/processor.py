@@ -37,12 +37,12 @@ from companion_memory.agent.model.provider import (
     Message,
     ModelUnavailableError,
 )
-from companion_memory.agent.notifications import decisions
-from companion_memory.agent.notifications.context import NotificationContext
-from companion_memory.agent.notifications.context_types import (
+from companion_memory.agent.notification_log.log import NotificationContext
+from companion_memory.agent.notification_log.types import (
     BatchNotContiguousError,
     NotificationRecord,
 )
+from companion_memory.agent.notifications import decisions
 from companion_memory.agent.notifications.contract import (
     EXAMPLE_ANSWER,
     EXAMPLE_USER,

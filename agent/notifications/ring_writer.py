@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from companion_memory.agent.notifications.context import ContextClosedError, NotificationContext
-from companion_memory.agent.notifications.context_types import ConsumeResult
+from companion_memory.agent.notification_log.log import ContextClosedError, NotificationContext
+from companion_memory.agent.notification_log.types import ConsumeResult
 from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.agent.worker import error_code
 from companion_memory.ble.ring import EventRing

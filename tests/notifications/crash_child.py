@@ -16,8 +16,8 @@ from pathlib import Path
 
 from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.merge import MemoryMergeEngine
-from companion_memory.agent.notifications.context import NotificationContext
-from companion_memory.agent.notifications.context_state import StoreMemoryCursor
+from companion_memory.agent.notification_log.log import NotificationContext
+from companion_memory.agent.notification_log.state import StoreMemoryCursor
 from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.ble.events import NotificationEvent

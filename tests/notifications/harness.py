@@ -13,8 +13,8 @@ from typing import Any
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelRequest
 from companion_memory.agent.model.scripted import ScriptedProvider
-from companion_memory.agent.notifications.context import NotificationContext
-from companion_memory.agent.notifications.context_state import StoreMemoryCursor
+from companion_memory.agent.notification_log.log import NotificationContext
+from companion_memory.agent.notification_log.state import StoreMemoryCursor
 from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.ble.events import NotificationEvent

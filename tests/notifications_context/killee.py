@@ -18,7 +18,8 @@ import random
 import sys
 from datetime import timedelta
 
-from companion_memory.agent.notifications import NotificationContext, context_checkpoint
+from companion_memory.agent.notification_log import NotificationContext
+from companion_memory.agent.notification_log import checkpoint as log_checkpoint
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock
 from tests.notifications_context.helpers import T0, event
@@ -26,7 +27,7 @@ from tests.notifications_context.helpers import T0, event
 
 async def main(root: str, run: int, seed: int) -> None:
     # Checkpoint often, so kills also land while sidecars and checkpoints are written.
-    context_checkpoint.CHECKPOINT_EVERY = 20
+    log_checkpoint.CHECKPOINT_EVERY = 20
     rng = random.Random(seed)
     clock = FakeClock(T0 + timedelta(days=run))
     ring = EventRing(capacity=4096)

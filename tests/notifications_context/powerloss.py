@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from companion_memory.agent.notifications import NotificationContext, RingWriter
+from companion_memory.agent.notification_log import NotificationContext
+from companion_memory.agent.notifications import RingWriter
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock
 from companion_memory.storage.faultfs import FaultFileSystem, PowerLoss

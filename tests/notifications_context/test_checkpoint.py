@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from companion_memory.agent.notifications import NotificationContext, context_checkpoint
+from companion_memory.agent.notification_log import NotificationContext
+from companion_memory.agent.notification_log import checkpoint as log_checkpoint
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock
 from companion_memory.storage.atomic import write_atomic
@@ -156,7 +157,7 @@ async def test_reopen_after_a_kill_scans_only_the_appended_bytes() -> None:
 async def test_consume_writes_a_checkpoint_every_so_many_records(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(context_checkpoint, "CHECKPOINT_EVERY", 10)
+    monkeypatch.setattr(log_checkpoint, "CHECKPOINT_EVERY", 10)
     fs = FaultFileSystem()
     ring = EventRing(replay_window=0)
     ctx = await open_ctx(fs, ring)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion_memory.agent.notifications import (
+from companion_memory.agent.notification_log import (
     BatchNotContiguousError,
     NotificationContext,
     StorageIOError,

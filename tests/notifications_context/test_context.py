@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from companion_memory.agent.notifications import (
+from companion_memory.agent.notification_log import (
     BatchNotContiguousError,
     IntentsNeedStoreError,
     NotificationContext,

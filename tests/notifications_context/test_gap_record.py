@@ -10,7 +10,8 @@ from typing import Any
 import orjson
 import pytest
 
-from companion_memory.agent.notifications import NotificationContext, context_state
+from companion_memory.agent.notification_log import NotificationContext
+from companion_memory.agent.notification_log import state as log_state
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock
 from companion_memory.storage.atomic import CorruptStateError
@@ -138,7 +139,7 @@ async def test_a_damaged_gap_line_is_refused_with_its_place_never_dropped() -> N
 async def test_old_gaps_are_folded_into_a_count_and_the_record_stays_bounded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(context_state, "MAX_GAPS", 5)
+    monkeypatch.setattr(log_state, "MAX_GAPS", 5)
     fs = FaultFileSystem()
     ctx = await open_ctx(fs)
     for i in range(1, 24):

@@ -10,9 +10,9 @@ from typing import Any
 import orjson
 import pytest
 
-from companion_memory.agent.notifications import NotificationContext
-from companion_memory.agent.notifications.context import ContextReadOnlyError
-from companion_memory.agent.notifications.context_types import line_fingerprint
+from companion_memory.agent.notification_log import NotificationContext
+from companion_memory.agent.notification_log.log import ContextReadOnlyError
+from companion_memory.agent.notification_log.types import line_fingerprint
 from companion_memory.ble.events import EventKind, NotificationEvent
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock

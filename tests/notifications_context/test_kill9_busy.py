@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from companion_memory.agent.notifications import NotificationContext
+from companion_memory.agent.notification_log import NotificationContext
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock
 from companion_memory.storage.jsonl_log import decode_line

@@ -14,7 +14,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from companion_memory.agent.notifications import NotificationContext, RingWriter
+from companion_memory.agent.notification_log import NotificationContext
+from companion_memory.agent.notifications import RingWriter
 from companion_memory.ble.ancs.codec import NOTIFICATION_SOURCE_UUID
 from companion_memory.ble.android.session import AndroidSession
 from companion_memory.ble.emulator.bumble_android import EmulatedAndroidPhone

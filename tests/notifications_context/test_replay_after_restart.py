@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.notification_log.log import NotificationContext
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock

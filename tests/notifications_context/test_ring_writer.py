@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from companion_memory.agent.notifications import NotificationContext, RingWriter
+from companion_memory.agent.notification_log import NotificationContext
+from companion_memory.agent.notifications import RingWriter
 from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import FakeClock

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion_memory.agent.notifications import (
+from companion_memory.agent.notification_log import (
     BatchNotContiguousError,
     NotificationContext,
     StorageIOError,

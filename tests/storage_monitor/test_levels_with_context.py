@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from companion_memory.agent.notifications.context import NotificationContext
+from companion_memory.agent.notification_log.log import NotificationContext
 from companion_memory.agent.storage_maintenance import (
     NotificationShardCleaner,
     StorageMaintenanceProcessor,

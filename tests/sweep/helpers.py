@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from companion_memory.agent.notifications.context_types import NotificationRecord
+from companion_memory.agent.notification_log.types import NotificationRecord
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.memory import Authority, IntentOp, Kind, MemoryIntent, SourceRef, Tier
 from companion_memory.memory.store import MemoryStore

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from companion_memory.agent.notifications.context_recovery import Recovery
-from companion_memory.agent.notifications.context_types import NotificationRecord
+from companion_memory.agent.notification_log.recovery import Recovery
+from companion_memory.agent.notification_log.types import NotificationRecord
 from companion_memory.storage.jsonl_log import JsonlLog
 
 

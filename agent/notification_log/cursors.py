@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion_memory.agent.notifications.context_types import SourceCursor
+from companion_memory.agent.notification_log.types import SourceCursor
 
 
 @dataclass(slots=True)

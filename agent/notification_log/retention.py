@@ -13,11 +13,11 @@ import os
 from collections.abc import Callable
 from datetime import date
 
-from companion_memory.agent.notifications.context_cursors import Cursors
-from companion_memory.agent.notifications.context_fingerprints import FingerprintIndex
-from companion_memory.agent.notifications.context_recovery import Recovery
-from companion_memory.agent.notifications.context_state import ContextState
-from companion_memory.agent.notifications.context_types import CleanupResult
+from companion_memory.agent.notification_log.cursors import Cursors
+from companion_memory.agent.notification_log.fingerprints import FingerprintIndex
+from companion_memory.agent.notification_log.recovery import Recovery
+from companion_memory.agent.notification_log.state import ContextState
+from companion_memory.agent.notification_log.types import CleanupResult
 from companion_memory.storage.fs import FileSystem, StorageIOError
 from companion_memory.storage.jsonl_log import JsonlLog
 

@@ -3,7 +3,7 @@
 `prepare` reads the ring after the source cursor (a ring whose generation
 differs from the last durable one is read from its beginning), drops events
 whose content fingerprint is already in the retained log (the log is the truth,
-not the ring's replay window; `context_fingerprints`) and numbers the rest.
+not the ring's replay window; `fingerprints.py`) and numbers the rest.
 `write` then reserves the batch's ids in the state file (`id_high_water`) before
 any of its bytes exist,
 appends and fsyncs the batch, and only then moves the source cursor; ring
@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from companion_memory.agent.notifications.context_checkpoint import Checkpointer
-from companion_memory.agent.notifications.context_cursors import Cursors
-from companion_memory.agent.notifications.context_fingerprints import FingerprintIndex
-from companion_memory.agent.notifications.context_pending import RecentWindow
-from companion_memory.agent.notifications.context_recovery import GapBook
-from companion_memory.agent.notifications.context_state import ContextState
-from companion_memory.agent.notifications.context_types import (
+from companion_memory.agent.notification_log.checkpoint import Checkpointer
+from companion_memory.agent.notification_log.cursors import Cursors
+from companion_memory.agent.notification_log.fingerprints import FingerprintIndex
+from companion_memory.agent.notification_log.pending import RecentWindow
+from companion_memory.agent.notification_log.recovery import GapBook
+from companion_memory.agent.notification_log.state import ContextState
+from companion_memory.agent.notification_log.types import (
     ConsumeResult,
     Gap,
     SourceCursor,

@@ -4,7 +4,7 @@
 oldest on, what `JsonlLog.checkpoint()` returns (identity, verified length, id
 range, sparse index, reported lines, the offset of its last record) and, under
 "prints", how many entries of the shard's fingerprint sidecar it vouches for
-and their crc32 (`context_fingerprints`). At open the log takes a shard whose
+and their crc32 (`fingerprints.py`). At open the log takes a shard whose
 identity, size and last record are as recorded without reading it, scans one
 that grew from its recorded end, and scans every other shard whole.
 
@@ -24,13 +24,13 @@ import logging
 import os
 from typing import Any
 
-from companion_memory.agent.notifications.context_fingerprints import Covered, FingerprintIndex
+from companion_memory.agent.notification_log.fingerprints import Covered, FingerprintIndex
 from companion_memory.core.errors import CompanionMemoryError
 from companion_memory.storage.atomic import read_json, write_json_atomic
 from companion_memory.storage.fs import FileSystem, StorageIOError
 from companion_memory.storage.jsonl_log import CorruptLogError, JsonlLog, RecoveryReport
 
-log = logging.getLogger("companion_memory.agent.notifications.context")
+log = logging.getLogger("companion_memory.agent.notification_log.log")
 
 CHECKPOINT_FILE = "checkpoint.json"
 CHECKPOINT_VERSION = 1

@@ -8,7 +8,7 @@ one; read-only, kept in memory (what a repairing open would record).
 misordered lines, unsafe entries, ids reserved for a batch that never became
 readable, a state hint ahead of the log) into gaps, and derives the source
 cursor and the highest context id from the log and the state file. The log
-reads only what changed since the last checkpoint (`context_checkpoint`); the
+reads only what changed since the last checkpoint (`checkpoint.py`); the
 fingerprints of the records it scans are added to the index, those of the
 shards it took from the checkpoint stay in their sidecars until first use.
 """
@@ -20,17 +20,17 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from companion_memory.agent.notifications.context_checkpoint import Checkpointer
-from companion_memory.agent.notifications.context_cursors import Cursors
-from companion_memory.agent.notifications.context_fingerprints import FingerprintIndex
-from companion_memory.agent.notifications.context_state import ContextState
-from companion_memory.agent.notifications.context_types import Gap, SourceCursor, line_fingerprint
+from companion_memory.agent.notification_log.checkpoint import Checkpointer
+from companion_memory.agent.notification_log.cursors import Cursors
+from companion_memory.agent.notification_log.fingerprints import FingerprintIndex
+from companion_memory.agent.notification_log.state import ContextState
+from companion_memory.agent.notification_log.types import Gap, SourceCursor, line_fingerprint
 from companion_memory.core.clock import Clock
 from companion_memory.storage.jsonl_log import CorruptLogError, JsonlLog, RecoveryReport
 
 T = TypeVar("T")
 
-log = logging.getLogger("companion_memory.agent.notifications.context")
+log = logging.getLogger("companion_memory.agent.notification_log.log")
 
 HOLE_KINDS = ("corrupt_record", "cursor_ahead", "torn_tail", "unused_ids")
 """Gaps whose context ids hold no readable record."""

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from companion_memory.agent.notifications.context_cursors import Cursors
-from companion_memory.agent.notifications.context_recovery import HOLE_KINDS, Recovery
-from companion_memory.agent.notifications.context_state import MemoryCursor
-from companion_memory.agent.notifications.context_types import (
+from companion_memory.agent.notification_log.cursors import Cursors
+from companion_memory.agent.notification_log.recovery import HOLE_KINDS, Recovery
+from companion_memory.agent.notification_log.state import MemoryCursor
+from companion_memory.agent.notification_log.types import (
     BatchNotContiguousError,
     Gap,
     NotificationRecord,

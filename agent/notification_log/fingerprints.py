@@ -5,7 +5,7 @@ however many times a feed or a phone re-sends it. The fingerprints are kept per
 shard in `notifications/prints/<day>.fp`: fixed 24-byte entries (the 16-byte
 fingerprint, then the context id as 8 bytes big-endian) in log order, one per
 record the shard's reads return. A sidecar is trusted only as far as the
-checkpoint (`context_checkpoint`) vouches for it: its first `count` entries,
+checkpoint (`checkpoint.py`) vouches for it: its first `count` entries,
 whose crc32 the checkpoint holds. Bytes past that (a crash between writing a
 sidecar and the checkpoint) are ignored and cut at the next checkpoint; a
 missing or damaged sidecar is rebuilt from the log, so a lost sidecar costs a
@@ -29,7 +29,7 @@ import zlib
 from collections.abc import Callable
 from datetime import date
 
-from companion_memory.agent.notifications.context_types import line_fingerprint
+from companion_memory.agent.notification_log.types import line_fingerprint
 from companion_memory.core.errors import StateError
 from companion_memory.storage.atomic import ensure_dir
 from companion_memory.storage.fs import FileSystem

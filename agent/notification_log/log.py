@@ -14,7 +14,7 @@ tail, or held by a batch whose append failed, are known exactly after any crash:
 they become a gap and are never given to new records. A ring whose generation
 differs from the stored one is read from its beginning.
 
-Open cost: a checkpoint (`context_checkpoint`, written at open when the log
+Open cost: a checkpoint (`checkpoint.py`, written at open when the log
 changed, every `CHECKPOINT_EVERY` appended records and at close) lets open read
 only what changed since: shards that are as recorded are not read, a shard that
 grew is scanned from its recorded end. Damage a read later meets inside a
@@ -22,7 +22,7 @@ shard open did not read makes the whole log be scanned again (reported as a gap
 and skipped, as at an open without a checkpoint).
 
 Replays: the log is the truth. The content fingerprint of every record in the
-retained log is kept (`context_fingerprints`: per-shard sidecars the checkpoint
+retained log is kept (`fingerprints.py`: per-shard sidecars the checkpoint
 vouches for, read on the first `consume`, plus what open scanned); `consume`
 drops ring events whose fingerprint is already there, however many a feed or a
 phone re-sends. The ring's replay window stays a cheap first filter and is
@@ -58,30 +58,30 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion_memory.agent.notifications.context_checkpoint import (
+from companion_memory.agent.notification_log.checkpoint import (
     CHECKPOINT_FILE,
     Checkpointer,
 )
-from companion_memory.agent.notifications.context_cursors import Cursors
-from companion_memory.agent.notifications.context_fingerprints import (
+from companion_memory.agent.notification_log.cursors import Cursors
+from companion_memory.agent.notification_log.fingerprints import (
     PRINTS_DIR,
     FingerprintIndex,
 )
-from companion_memory.agent.notifications.context_history import HistoryReader
-from companion_memory.agent.notifications.context_intake import IntakeWriter
-from companion_memory.agent.notifications.context_pending import (
+from companion_memory.agent.notification_log.history import HistoryReader
+from companion_memory.agent.notification_log.intake import IntakeWriter
+from companion_memory.agent.notification_log.pending import (
     RECENT_MAX,
     PendingQueue,
     RecentWindow,
 )
-from companion_memory.agent.notifications.context_recovery import GapBook, Recovery
-from companion_memory.agent.notifications.context_retention import Retention
-from companion_memory.agent.notifications.context_state import (
+from companion_memory.agent.notification_log.recovery import GapBook, Recovery
+from companion_memory.agent.notification_log.retention import Retention
+from companion_memory.agent.notification_log.state import (
     ContextState,
     MemoryCursor,
     StateFileCursor,
 )
-from companion_memory.agent.notifications.context_types import (
+from companion_memory.agent.notification_log.types import (
     BatchNotContiguousError,
     CleanupResult,
     ConsumeResult,

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from companion_memory.agent.notifications.context_types import Gap, IntentsNeedStoreError
+from companion_memory.agent.notification_log.types import Gap, IntentsNeedStoreError
 from companion_memory.ble.events import InvalidEventError, parse_rfc3339
 from companion_memory.core.errors import StateError
 from companion_memory.memory.intents import CursorAdvance

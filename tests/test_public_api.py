@@ -61,6 +61,31 @@ def test_dependencies_point_one_way(package: str) -> None:
     assert offenders == []
 
 
+def _agent_imports_outside(subpackage: str) -> list[str]:
+    """Imports of `companion_memory.agent...` in agent/<subpackage> naming anything but
+    the subpackage itself."""
+    own = f"{NAME}.agent.{subpackage}"
+    found: list[str] = []
+    for path in sorted((ROOT / "agent" / subpackage).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                targets = [node.module]
+            found += [f"{path.relative_to(ROOT)} imports {t}" for t in targets
+                      if t.startswith(f"{NAME}.agent") and not (t == own or
+                                                                 t.startswith(own + "."))]
+    return found
+
+
+def test_the_notification_log_imports_nothing_of_agent() -> None:
+    # The log sits below the pipeline (docs/architecture.md): core, ble, storage, memory.
+    assert _agent_imports_outside("notification_log") == []
+    # the check can fail: the pipeline imports the log
+    assert _agent_imports_outside("notifications") != []
+
+
 def test_the_public_api_is_importable_from_the_one_name() -> None:
     module = importlib.import_module(NAME)
     for name in module.__all__:

@@ -419,8 +419,25 @@ def baseline(corpus: Corpus) -> Outcome:
 
 
 def _leaks_in(text: str, secrets: dict[str, str]) -> set[str]:
+    """The rows whose secret (squashed) appears in `text` on its own: its characters in
+    order, separated only by spaces, dashes, dots or slashes, and not inside a longer run
+    of letters and digits (a digest "c53b2808862d" holds no door code 8862)."""
     flat = squash(text)
-    return {row for secret, row in secrets.items() if secret in flat}
+    folded = text.casefold()
+    return {row for secret, row in secrets.items()
+            if secret in flat and _leak_pattern(secret).search(folded)}
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _leak_pattern(secret: str) -> re.Pattern[str]:
+    found = _PATTERNS.get(secret)
+    if found is None:
+        between = f"(?:{SEPARATORS.pattern})*"
+        body = between.join(re.escape(ch) for ch in secret)
+        found = _PATTERNS[secret] = re.compile(rf"(?<![^\W_]){body}(?![^\W_])")
+    return found
 
 
 EXPLAIN: set[str] = set()

@@ -122,3 +122,13 @@ def test_the_command_exits_2_on_a_bad_corpus(
     folder = write(tmp_path, [dict(GOOD_ROW, colour="red")], [GOOD_QUESTION])
     assert main(["--data", str(folder)]) == 2
     assert "unknown key" in capsys.readouterr().err
+
+
+def test_a_leak_is_the_secret_on_its_own_not_digits_inside_a_digest() -> None:
+    from bench.memory_quality import _leaks_in
+
+    secrets = {"8862": "n083"}
+    assert _leaks_in("Türcode: 8862.", secrets) == {"n083"}
+    assert _leaks_in("code 88-62 for the door", secrets) == {"n083"}
+    assert _leaks_in('"subject": "notification:c53b2808862ddfd74a31"', secrets) == set()
+    assert _leaks_in("room 18862", secrets) == set()

@@ -21,7 +21,6 @@ from companion_memory.agent.episodes.settings import EpisodesSettings
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.model.settings import LlamaOptions, OpenAIOptions, ProviderOptions
 from companion_memory.agent.notification_log.types import Gap, NotificationRecord
-from companion_memory.agent.notifications.decisions import NotificationDecision
 from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.agent.processor import ProcessorReport
 from companion_memory.agent.report import RoundReport
@@ -58,6 +57,7 @@ from companion_memory.device.runtime import (
     RuntimeStatus,
 )
 from companion_memory.device.write_stream import MemoryWriteStream
+from companion_memory.memory.decisions import NotificationDecision
 from companion_memory.memory.errors import StoreCorruptError
 from companion_memory.memory.fts_index import IndexStructure
 from companion_memory.memory.history import MemoryRevision

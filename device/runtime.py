@@ -67,9 +67,7 @@ from companion_memory.agent.notification_log.types import (
     Gap,
     NotificationRecord,
 )
-from companion_memory.agent.notifications import decisions
 from companion_memory.agent.notifications.contract import items_per_call
-from companion_memory.agent.notifications.decisions import NotificationDecision
 from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.processor import NotificationProcessor
@@ -114,6 +112,7 @@ from companion_memory.device.status_file import (
     read_previous,
 )
 from companion_memory.device.write_stream import WRITE_STREAM_CAPACITY, MemoryWriteStream
+from companion_memory.memory.decisions import NotificationDecision
 from companion_memory.memory.embedding import Embedder, shared_embedder
 from companion_memory.memory.filters import MemoryFilter
 from companion_memory.memory.history import MemoryRevision
@@ -711,7 +710,7 @@ class Runtime:
         content: `kept` with its memories' ids, or `dropped` with the reason code (the
         triage's, such as `verification_code`; `noise_model`, `removed`, `coalesced`,
         `ignored`, `rejected_by_owner`, `secret_in_statement`, a skipped batch's
-        `gap_<code>`, ...; `agent.notifications.decisions`). `since`: received at or after this
+        `gap_<code>`, ...; `memory.decisions`). `since`: received at or after this
         (timezone-aware). Kept as long as the notification log keeps its records at
         the Normal storage level."""
         self._require_open()
@@ -719,7 +718,7 @@ class Runtime:
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 10_000:
             raise InvalidInputError(f"limit must be an integer from 1 to 10000, not {limit!r}")
         start = None if where.since_us is None else since
-        return await self._store.read(lambda conn: decisions.read(conn, start, limit))
+        return await self._store.decisions(start, limit)
 
     async def pending_count(self) -> int:
         """Persisted notifications not yet processed into memory."""

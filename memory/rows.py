@@ -1,10 +1,12 @@
-"""Mapping between `memories` rows and `MemoryRecord`, and the time encoding."""
+"""Mapping between `memories` rows and `MemoryRecord`, the time encoding, and the
+savepoint helper callers of `MemoryStore.transaction` use to undo part of one."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime, timedelta
 from enum import Enum
 from functools import lru_cache
@@ -121,3 +123,31 @@ def is_rejected_norm(conn: sqlite3.Connection, norm: str) -> bool:
         "SELECT 1 FROM memory_rejections WHERE fingerprint = ? LIMIT 1", (fingerprint(norm),)
     )
     return row.fetchone() is not None
+
+
+def memory_detail(conn: sqlite3.Connection, memory_id: str) -> str:
+    """A memory's search-only detail ("" when it has none or there is no such memory)."""
+    row = conn.execute("SELECT detail FROM memories WHERE memory_id = ?",
+                       (memory_id,)).fetchone()
+    return str(row[0] or "") if row else ""
+
+
+@contextmanager
+def savepoint(conn: sqlite3.Connection, name: str) -> Iterator[None]:
+    """Run the block inside SQLite savepoint `name` (an identifier): released when the
+    block ends; when it raises, what it wrote is rolled back to the savepoint, the
+    savepoint released and the exception raised on, so the enclosing transaction
+    continues without the block's writes (the caller decides whether to go on)."""
+    if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
+        raise ValueError(f"savepoint name must be an ASCII identifier, not {name!r}")
+    conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield
+    except BaseException:
+        # If SQLite cannot even roll back (a broken connection), the block's own error
+        # is the one that matters: it goes on and the enclosing transaction rolls back.
+        with suppress(sqlite3.Error):
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+        raise
+    conn.execute(f"RELEASE {name}")

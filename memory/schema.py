@@ -314,5 +314,5 @@ CREATE TABLE notification_decisions (
 );
 CREATE INDEX notification_decisions_received ON notification_decisions (received_us);
 """
-"""The notification processor's decision trail (`agent.notifications.decisions`): per
+"""The notification processor's decision trail (`memory.decisions`): per
 notification, kept with its memories' ids or dropped with a reason code; no content."""

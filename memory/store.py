@@ -36,9 +36,11 @@ from companion_memory.memory import (
     vectors,
     write_events,
 )
+from companion_memory.memory import decisions as decision_trail
 from companion_memory.memory import history as memory_history
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
+from companion_memory.memory.decisions import NotificationDecision
 from companion_memory.memory.embedding import Embedder
 from companion_memory.memory.errors import EmptyQueryError, StoreCorruptError
 from companion_memory.memory.filters import NO_FILTER, MemoryFilter
@@ -395,6 +397,21 @@ class MemoryStore:
     async def clear_batch_attempts(self, up_to: int) -> None:
         """Forget the attempts of every batch starting at or before `up_to`."""
         await self.transaction(lambda conn: batch_attempts.clear(conn, up_to))
+
+    # -- the notification decision trail (memory.decisions) ----------------------------
+
+    async def record_decisions(self, rows: Sequence[NotificationDecision],
+                               prune_before: datetime) -> None:
+        """Record what became of each notification (replacing an earlier decision of the
+        same context id) and prune the decisions of notifications received before
+        `prune_before`, in one transaction."""
+        await self.transaction(lambda conn: decision_trail.write(conn, rows, prune_before))
+
+    async def decisions(self, since: datetime | None, limit: int
+                        ) -> list[NotificationDecision]:
+        """At most `limit` decisions of notifications received at or after `since`
+        (None: all), newest received first."""
+        return await self.read(lambda conn: decision_trail.read(conn, since, limit))
 
     # -- recall ----------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import re
 import sys
 import typing
 from pathlib import Path
@@ -84,6 +85,66 @@ def test_the_notification_log_imports_nothing_of_agent() -> None:
     assert _agent_imports_outside("notification_log") == []
     # the check can fail: the pipeline imports the log
     assert _agent_imports_outside("notifications") != []
+
+
+# A DB-API call that runs SQL, and the start of an SQL statement in a string literal.
+_SQL_CALLS = frozenset({"execute", "executemany", "executescript"})
+_SQL_TEXT = re.compile(
+    r"\s*(SELECT\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|"
+    r"SAVEPOINT\s|RELEASE\s|ROLLBACK(\s|$)|CREATE\s+(TABLE|INDEX|VIRTUAL|TRIGGER)\s|"
+    r"DROP\s+(TABLE|INDEX)\s|PRAGMA\s|BEGIN(\s|$)|COMMIT(\s|$))")
+
+
+def _sql_in(source: str, name: str) -> list[str]:
+    """Where `source` runs SQL itself: a call of `.execute(` / `.executemany(` /
+    `.executescript(`, or a string literal that begins an SQL statement."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _SQL_CALLS):
+            found.append(f"{name}:{node.lineno} calls .{node.func.attr}(")
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and _SQL_TEXT.match(node.value)):
+            found.append(f"{name}:{node.lineno} holds SQL text")
+    return sorted(found)
+
+
+def _sql_under(package: str) -> list[str]:
+    """SQL in the modules of one package."""
+    found: list[str] = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        found += _sql_in(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    return found
+
+
+def test_agent_code_runs_no_sql() -> None:
+    # The memory database is read and written through typed `memory/` functions and
+    # `MemoryStore` methods; the notification log (agent/notification_log/) keeps its
+    # records in files, so no agent module runs SQL at all.
+    assert _sql_under("agent") == []
+
+
+def test_the_sql_check_can_fail() -> None:
+    made_up = (
+        "def f(conn, rows):\n"
+        "    conn.execute('SAVEPOINT x')\n"
+        "    conn.executemany('INSERT INTO t VALUES (?)', rows)\n"
+        "    q = 'SELECT memory_id FROM memories'\n"
+        "    self._db.executescript(q)\n"
+    )
+    assert _sql_in(made_up, "m.py") == [
+        "m.py:2 calls .execute(", "m.py:2 holds SQL text", "m.py:3 calls .executemany(",
+        "m.py:3 holds SQL text", "m.py:4 holds SQL text", "m.py:5 calls .executescript(",
+    ]
+    # prose and names that merely hold the words are not SQL
+    clean = (
+        "def execute_plan(select):\n"
+        "    \"\"\"Select the memories to update; release the lock.\"\"\"\n"
+        "    return run(select, 'select a day', 'Delete from the list', 'RELEASE')\n"
+    )
+    assert _sql_in(clean, "m.py") == []
+    # and the walk finds the SQL that memory/ does run
+    assert any(hit.startswith("memory/decisions.py:") for hit in _sql_under("memory"))
 
 
 def test_the_public_api_is_importable_from_the_one_name() -> None:

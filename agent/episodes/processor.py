@@ -62,6 +62,7 @@ from companion_memory.memory import episode_ledger as ledger
 from companion_memory.memory.episode_ledger import EpisodeState
 from companion_memory.memory.intents import apply_intents
 from companion_memory.memory.records import MemoryRecord, MemoryStoreError, Tier
+from companion_memory.memory.rows import savepoint
 from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
 from companion_memory.storage.fs import StorageIOError
@@ -356,17 +357,15 @@ class EpisodeProcessor:
                 current.proposal_digest != digest
             ):
                 return "skipped"
-            conn.execute("SAVEPOINT episode_apply")
             try:
-                result = apply_intents(conn, intents, now=now, temporary_ttl=temporary_ttl,
-                                       long_term_ttl=long_term_ttl, origin="episodes")
+                with savepoint(conn, "episode_apply"):
+                    result = apply_intents(conn, intents, now=now,
+                                           temporary_ttl=temporary_ttl,
+                                           long_term_ttl=long_term_ttl, origin="episodes")
             except MemoryStoreError as err:
-                conn.execute("ROLLBACK TO episode_apply")
-                conn.execute("RELEASE episode_apply")
                 report.rejected[err.code] += 1
                 self._retry(conn, row.episode_id, err.code, report)
                 return "retry"
-            conn.execute("RELEASE episode_apply")
             written = [r.memory_id for r in result.records]
             ledger.mark_done(conn, row.episode_id, digest, written, now)
             report.applied += len(written)

@@ -42,7 +42,6 @@ from companion_memory.agent.notification_log.types import (
     BatchNotContiguousError,
     NotificationRecord,
 )
-from companion_memory.agent.notifications import decisions
 from companion_memory.agent.notifications.contract import (
     EXAMPLE_ANSWER,
     EXAMPLE_USER,
@@ -510,7 +509,7 @@ class NotificationProcessor:
     async def _decide(self, batch: list[NotificationRecord], items: list[_Item],
                       gap: str | None = None) -> None:
         """Record what became of each notification of a committed (or skipped) batch
-        (`agent.notifications.decisions`); every event of a notification shares its
+        (`memory.decisions`); every event of a notification shares its
         item's decision, an event merged into a newer one is `coalesced`, and a
         notification seen only as removed is `removed`."""
         now = self._clock.now()
@@ -528,7 +527,7 @@ class NotificationProcessor:
             for r in batch
         ]
         oldest = now - self._source_retention
-        await self._store.transaction(lambda conn: decisions.write(conn, rows, oldest))
+        await self._store.record_decisions(rows, oldest)
 
     # -- attempts and poison batches ----------------------------------------------------
 

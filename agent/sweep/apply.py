@@ -45,8 +45,9 @@ from companion_memory.memory import (
     apply_intents,
     normalize_text,
 )
-from companion_memory.memory.rows import fetch_record, to_us
+from companion_memory.memory.rows import fetch_record, memory_detail, savepoint
 from companion_memory.memory.sweep_ledger import ReceiptKey, mark_applied
+from companion_memory.memory.sweep_reads import long_term_twin, long_term_with_subject
 
 WRITE_OUTCOMES = frozenset({"promoted", "added", "amended", "reinforced", "merged"})
 CANDIDATE_AUTHORITY = Authority.INFERENCE
@@ -75,19 +76,9 @@ def derived_memory_id(key: ReceiptKey) -> str:
 
 def _occupant(conn: sqlite3.Connection, subject: str, now: datetime) -> MemoryRecord | None:
     """The strongest live Long-Term memory whose subject normalizes to `subject`."""
-    rows = conn.execute(
-        "SELECT memory_id, subject FROM memories WHERE tier = 'long_term' "
-        "AND status = 'active' AND subject IS NOT NULL "
-        "AND (expires_us IS NULL OR expires_us > ?)",
-        (to_us(now),),
-    ).fetchall()
     best: MemoryRecord | None = None
-    for memory_id, stored in rows:
-        if normalize_subject(str(stored)) != subject:
-            continue
-        record = fetch_record(conn, str(memory_id))
-        if record is None:
-            continue
+    for record in long_term_with_subject(
+            conn, now, lambda stored: normalize_subject(stored) == subject):
         if best is None or AUTHORITY_RANK[record.authority] > AUTHORITY_RANK[best.authority]:
             best = record
     return best
@@ -166,13 +157,9 @@ def _plan(
             return "amended", occupant.memory_id, [
                 _update(conn, occupant, candidate, ctx.day_start)]
     norm = normalize_text(candidate.text or "")
-    twin = conn.execute(
-        "SELECT memory_id FROM memories WHERE norm = ? AND tier = 'long_term' "
-        "AND status = 'active' AND (expires_us IS NULL OR expires_us > ?) LIMIT 1",
-        (norm, to_us(ctx.now)),
-    ).fetchone()
+    twin = long_term_twin(conn, norm, ctx.now)
     if twin is not None:
-        return "duplicate", str(twin[0]), []
+        return "duplicate", twin, []
     new_id = derived_memory_id(key)
     intent = MemoryIntent(
         op=IntentOp.CREATE, memory_id=new_id, tier=Tier.LONG_TERM,
@@ -189,9 +176,7 @@ def _update(conn: sqlite3.Connection, target: MemoryRecord, candidate: Candidate
     words and gains the candidate's (at most DETAIL_LIMIT_BYTES)."""
     detail = None
     if candidate.detail:
-        row = conn.execute("SELECT detail FROM memories WHERE memory_id = ?",
-                           (target.memory_id,)).fetchone()
-        detail = _joined(str(row[0] or "") if row else "", candidate.detail)
+        detail = _joined(memory_detail(conn, target.memory_id), candidate.detail)
     return MemoryIntent(
         op=IntentOp.UPDATE, memory_id=target.memory_id, expected_revision=target.revision,
         text=candidate.text, sources=_sources(candidate), authority=CANDIDATE_AUTHORITY,
@@ -221,18 +206,16 @@ def write_candidate(
     """Plan, write and record the outcome on the claimed receipt; returns the outcome."""
     outcome, memory_id, intents = _plan(conn, candidate, key, ctx)
     if intents:
-        conn.execute("SAVEPOINT sweep_candidate")
         try:
-            result = apply_intents(
-                conn, intents, now=ctx.now, temporary_ttl=ctx.temporary_ttl,
-                long_term_ttl=ctx.long_term_ttl, origin="sweep",
-            )
+            with savepoint(conn, "sweep_candidate"):
+                result = apply_intents(
+                    conn, intents, now=ctx.now, temporary_ttl=ctx.temporary_ttl,
+                    long_term_ttl=ctx.long_term_ttl, origin="sweep",
+                )
         except MemoryStoreError as err:
-            conn.execute("ROLLBACK TO sweep_candidate")
             outcome = err.code
         else:
             if result.skipped and not result.records:
                 outcome = f"skipped_{result.skipped[0][1]}"[:48]
-        conn.execute("RELEASE sweep_candidate")
     mark_applied(conn, key, outcome=outcome, memory_id=memory_id, now=ctx.now)
     return outcome

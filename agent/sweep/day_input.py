@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -45,10 +44,10 @@ from companion_memory.agent.sweep.proposals import DayScope
 from companion_memory.agent.sweep.windows import Window, load_zone
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.memory import MemoryRecord, SourceKind, Tier
-from companion_memory.memory.rows import COLUMNS, record_from_row, to_us
 from companion_memory.memory.search_text import fold
 from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
+from companion_memory.memory.sweep_reads import window_memories
 
 TITLE_EXCERPT_CHARS = 80
 BODY_EXCERPT_CHARS = 240
@@ -132,23 +131,6 @@ def _reinforced_in_window(record: MemoryRecord, window: Window, day_ids: set[int
         return record.reinforced
     cited = sum(1 for cid in _context_ids(record) if cid in day_ids)
     return max(0, min(record.reinforced, cited - (1 if created_today else 0)))
-
-
-def _window_memories(conn: sqlite3.Connection, window: Window, now_us: int
-                     ) -> list[MemoryRecord]:
-    """Live Temporary memories created or updated in the window, and live Long-Term ones
-    a processor (not the sweep) created in it."""
-    start, end = to_us(window.start_utc), to_us(window.end_utc)
-    rows = conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE status = 'active' "
-        "AND (expires_us IS NULL OR expires_us > ?) AND ("
-        "(tier = 'temporary' AND ((created_us >= ? AND created_us < ?) "
-        "OR (updated_us >= ? AND updated_us < ?))) "
-        "OR (tier = 'long_term' AND created_us >= ? AND created_us < ? "
-        "AND memory_id NOT LIKE 'sweep-%'))",
-        (now_us, start, end, start, end, start, end),
-    ).fetchall()
-    return [record_from_row(row) for row in rows]
 
 
 def _neighbour(record: MemoryRecord, cosine: float | None, who: str | None,
@@ -265,7 +247,8 @@ async def gather_day(
 
     now = store.now()
     memories = [
-        m for m in await store.read(lambda c: _window_memories(c, window, to_us(now)))
+        m for m in await store.read(
+            lambda c: window_memories(c, window.start_utc, window.end_utc, now))
         if not contains_secret(m.text) and (m.tier is Tier.TEMPORARY or (
             m.auto and any(cid in events for cid in _context_ids(m))))
     ]  # Long-Term: what a processor made of the day's notifications, not what was saved

@@ -52,11 +52,6 @@ from companion_memory.agent.notifications.contract import (
     render_items,
 )
 from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
-from companion_memory.agent.notifications.decisions import (
-    DROPPED,
-    KEPT,
-    NotificationDecision,
-)
 from companion_memory.agent.notifications.fallback import (
     app_label,
     message_sender,
@@ -80,6 +75,11 @@ from companion_memory.core.errors import (
     StorageFailureError,
 )
 from companion_memory.core.settings import check_setting
+from companion_memory.memory.decisions import (
+    DROPPED,
+    KEPT,
+    NotificationDecision,
+)
 from companion_memory.memory.recall import query_terms
 from companion_memory.memory.records import (
     AUTHORITY_RANK,

@@ -5,7 +5,10 @@ with a digest, are stored in `sweep_stages` in one transaction (with the
 bootstrap anchor cursor when there is no cursor yet). A day with nothing to look
 at stages an empty page without a model call. An invalid answer is recorded as
 an attempt and nothing is staged until the retry budget is spent; then an empty
-`invalid_output` page is staged and counted as a gap.
+`invalid_output` page is staged and counted as a gap. A day whose input is longer than
+the model's prompt allows (`prompt_too_long`: the same day never fits) is consolidated by
+the rules instead (`sweep_fallback`, page source `rules_prompt_too_long`), so a small
+model never holds the sweep on one long day.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any, Protocol
 from companion_memory.agent.model.provider import ModelError
 from companion_memory.agent.processor import ProcessorReport
 from companion_memory.agent.sweep.day_input import InputLimits, SweepContext, gather_day
+from companion_memory.agent.sweep.fallback import sweep_fallback
 from companion_memory.agent.sweep.proposals import (
     SCHEMA_VERSION,
     SWEEP_SCHEMA,
@@ -28,6 +32,10 @@ from companion_memory.memory import sweep_ledger as ledger
 from companion_memory.memory.store import MemoryStore
 
 RAW_OUTPUT_LIMIT_CHARS = 16_384
+
+
+PROMPT_TOO_LONG = "prompt_too_long"
+"""The model's code for an input longer than its prompt allows (llama_engine)."""
 
 
 class SweepEngine(Protocol):
@@ -67,6 +75,7 @@ class DayStager:
             page.update(source="empty_day", candidates=[], dropped={}, raw=None)
         else:
             rejections = await self.store.recent_rejections()
+            raw: Any = None
             try:
                 raw = await self.engine.extract(
                     scenario="sweep", system=SYSTEM_PROMPT, items=day.items,
@@ -74,7 +83,18 @@ class DayStager:
                     payload=day.payload(),
                 )
             except ModelError as err:
-                return err.code
+                if err.code != PROMPT_TOO_LONG:
+                    return err.code
+                raw = None  # this day never fits this model: the rules consolidate it
+            if raw is None:
+                checked = validate_page(sweep_fallback(day.payload()), day.scope,
+                                        max_candidates=self.max_candidates)
+                report.extra["rules_for_long_days"] = \
+                    report.extra.get("rules_for_long_days", 0) + 1
+                page.update(source="rules_prompt_too_long",
+                            candidates=[c.to_dict() for c in checked.candidates],
+                            dropped=dict(checked.dropped), raw=None)
+                return await self._stage(page, window, namespace, cursor)
             report.model_calls += 1
             report.analyzed += len(day.items)
             report.prompt_tokens += raw.prompt_tokens
@@ -97,6 +117,11 @@ class DayStager:
                 page.update(source="model", candidates=[c.to_dict() for c in checked.candidates],
                             dropped=dict(checked.dropped))
             page["raw"] = str(raw.text)[:RAW_OUTPUT_LIMIT_CHARS]
+        return await self._stage(page, window, namespace, cursor)
+
+    async def _stage(self, page: dict[str, Any], window: Window, namespace: int,
+                     cursor: ledger.SweepCursor | None) -> ledger.Stage:
+        """Store the day's page (and the bootstrap anchor cursor when there is none)."""
         output = canonical(page)
         stage = ledger.Stage(namespace, window.window_id, window.local_date, SCHEMA_VERSION,
                              output, ledger.digest_text(output), self.store.now())

@@ -14,6 +14,7 @@ import pytest
 
 from companion_memory.agent.model import DeterministicProvider, ModelUnavailableError
 from companion_memory.agent.model.merge import MemoryMergeEngine
+from companion_memory.agent.model.provider import ModelError
 from companion_memory.agent.model.scripted import ScriptedProvider
 from companion_memory.agent.sweep import (
     SCHEMA_VERSION,
@@ -438,3 +439,17 @@ async def test_old_stages_and_receipts_are_pruned_after_waiting_lines_are_applie
     assert kept[0][0] == cutoff.isoformat() and kept[0][1] == 22
     assert await rows(world.store, "SELECT count(*) FROM sweep_receipts "
                       "WHERE window_id LIKE '2026-03-02%'") == [(0,)]
+
+
+async def test_a_day_too_long_for_the_model_is_consolidated_by_the_rules(world: World) -> None:
+    memory_id = await world.day_with_reinforced(date(2026, 3, 2), "a")
+    world.clock.set_wall(utc(2026, 3, 4, 12))
+    provider = ScriptedProvider([ModelError("the prompt is too long", code="prompt_too_long")])
+    outcome = await world.sweep(provider).run_batch()
+    assert outcome.report.extra["dates"][0]["status"] == "swept"
+    assert outcome.report.extra["rules_for_long_days"] == 1
+    assert outcome.report.error is None and outcome.report.model_calls == 0
+    record = await world.store.get(memory_id)
+    assert record is not None and record.tier is Tier.LONG_TERM  # the rules promoted it
+    stage = await rows(world.store, "SELECT output FROM sweep_stages")
+    assert '"source":"rules_prompt_too_long"' in stage[0][0]

@@ -109,7 +109,8 @@ async def open_store(inv: Invocation) -> AsyncIterator[MemoryStore]:
     await asyncio.to_thread(require_existing_root, inv.root)
     root = await asyncio.to_thread(prepare_root, inv.root)
     embedder = await asyncio.to_thread(
-        shared_embedder, config.memory.embedder, threads=config.memory.embedder_threads
+        shared_embedder, config.memory.embedder, threads=config.memory.embedder_threads,
+        question_threads=config.memory.question_threads,
     )
     store = await MemoryStore.open(root / "memory.sqlite3", settings=config.memory,
                                    embedder=embedder)

@@ -307,7 +307,8 @@ class Runtime:
                     cfg.intake.ring_capacity, replay_window=cfg.intake.replay_window
                 )
                 embedder = await asyncio.to_thread(
-                    shared_embedder, cfg.memory.embedder, threads=cfg.memory.embedder_threads
+                    shared_embedder, cfg.memory.embedder, threads=cfg.memory.embedder_threads,
+                    question_threads=cfg.memory.question_threads,
                 )
                 self._embedder = embedder
                 if embedder is not None and cfg.intake.noise_model:

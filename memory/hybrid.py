@@ -93,22 +93,73 @@ hour after the evidence: a year, x1.5 over 24 h 0.592, x2 over 12 h 0.626 (0.623
 the sweep kept anything), the month-end figure the same (0.377) for both."""
 
 
+def pool_size(limit: int) -> int:
+    return max(POOL_MIN, 3 * limit)
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalLeg:
+    """The BM25 candidates of a question, read before its embedding is ready.
+
+    The question's embedding takes most of a hybrid recall's time and needs no database,
+    so the store reads this leg meanwhile (the engine releases the GIL; on two cores
+    the two run at once). `mark` is the connection's write mark when it was read:
+    `hybrid_search` uses the leg only if the mark is unchanged, so a memory forgotten or
+    changed in between is never returned from the earlier read."""
+
+    mark: object
+    hits: list[tuple[MemoryRecord, float]]
+    rowid_of: dict[str, int]
+
+
+def lexical_leg(
+    conn: sqlite3.Connection,
+    terms: Sequence[str],
+    tiers: Collection[Tier],
+    now_us: int,
+    limit: int,
+    cache: RecallCache,
+    where: MemoryFilter,
+    mark: object,
+) -> LexicalLeg:
+    """The BM25 pool of a hybrid recall and the rowids of its memories (one snapshot)."""
+    hits = search(
+        conn, terms, now_us=now_us, tiers=tiers, limit=pool_size(limit), cache=cache,
+        where=where,
+    ) if terms else []
+    rowid_of: dict[str, int] = {}
+    if hits:
+        ids = [record.memory_id for record, _ in hits]
+        marks = ", ".join("?" for _ in ids)
+        rowid_of = {
+            str(mid): int(rid) for mid, rid in conn.execute(
+                f"SELECT memory_id, rowid FROM memories WHERE memory_id IN ({marks})", ids
+            )
+        }
+    return LexicalLeg(mark, hits, rowid_of)
+
+
 def hybrid_search(
     conn: sqlite3.Connection,
     query: HybridQuery,
     index: VectorIndex,
     cache: RecallCache,
     mark: object,
+    early: LexicalLeg | None = None,
 ) -> list[tuple[MemoryRecord, float]]:
     """The top `query.limit` live records by the fused score, best first (one snapshot:
-    call inside a read transaction). `mark`: the database's write mark, for the index."""
+    call inside a read transaction). `mark`: the database's write mark, for the index;
+    `early`: the BM25 leg read before the question's embedding was ready, used only if
+    the mark has not moved since."""
     limit = query.limit
-    pool = max(POOL_MIN, 3 * limit)
+    pool = pool_size(limit)
     where = query.where
-    lexical = search(
-        conn, query.terms, now_us=query.now_us, tiers=query.tiers, limit=pool, cache=cache,
-        where=where,
-    ) if query.terms else []
+    if early is not None and early.mark == mark:
+        lexical, rowid_of = early.hits, early.rowid_of
+    else:  # not read ahead, or the store changed since: read it in this snapshot
+        found = lexical_leg(conn, query.terms, query.tiers, query.now_us, limit, cache,
+                            where, mark)
+        lexical, rowid_of = found.hits, found.rowid_of
     index.refresh(conn, mark)
     rowids, sims = index.similarities(query.vector)
     baseline = DENSE_BASELINE
@@ -122,13 +173,6 @@ def hybrid_search(
     by_rowid: dict[int, MemoryRecord] = {}
     lex_of: dict[int, float] = {}
     if lexical:
-        ids = [record.memory_id for record, _ in lexical]
-        marks = ", ".join("?" for _ in ids)
-        rowid_of = {
-            str(mid): int(rid) for mid, rid in conn.execute(
-                f"SELECT memory_id, rowid FROM memories WHERE memory_id IN ({marks})", ids
-            )
-        }
         top = max(score for _, score in lexical) or 1.0
         for record, score in lexical:
             rid = rowid_of[record.memory_id]

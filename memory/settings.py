@@ -26,7 +26,10 @@ class MemorySettings:
                                         doc="auto Long-Term expiry")
     embedder: str = setting(E5_SMALL, choices=EMBEDDERS,
                             doc="embedding model for hybrid recall; 'none': keywords only")
-    embedder_threads: int = setting(1, low=1, high=8, doc="threads per embedding call")
+    embedder_threads: int = setting(1, low=1, high=8,
+                                    doc="threads per call embedding memories (background)")
+    question_threads: int = setting(2, low=1, high=8,
+                                    doc="threads embedding a recall's question")
 
     def __post_init__(self) -> None:
         validate_settings(self)

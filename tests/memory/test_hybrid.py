@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from companion_memory.core.clock import FakeClock
+from companion_memory.core.errors import InvalidInputError
 from companion_memory.memory import (
     E5_SMALL,
     E5Embedder,
@@ -221,3 +225,72 @@ async def test_a_just_written_temporary_memory_is_raised_and_the_raise_fades(
     assert set(fresh) == set(later) == {"line", "now"}
     assert fresh["now"] > later["now"] * 1.3  # x2 at once, x1.003 three days on
     assert fresh["line"] == pytest.approx(later["line"])  # Long-Term: never raised
+
+
+class _HeldQuestions:
+    """The real embedder, but a question's embedding waits until the test lets it go:
+    the store reads the BM25 leg meanwhile, and the test writes in between."""
+
+    def __init__(self, inner: E5Embedder) -> None:
+        self._inner = inner
+        self.asked = threading.Event()
+        self.release = threading.Event()
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    @property
+    def dim(self) -> int:
+        return self._inner.dim
+
+    def documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._inner.documents(texts)
+
+    def query(self, text: str) -> npt.NDArray[np.float32]:
+        self.asked.set()
+        assert self.release.wait(30), "the test never released the question"
+        return self._inner.query(text)
+
+
+async def test_a_memory_forgotten_while_the_question_is_embedded_is_not_returned(
+    tmp_path: Path, clock: FakeClock, embedder: E5Embedder
+) -> None:
+    held = _HeldQuestions(embedder)
+    store = await MemoryStore.open(tmp_path / "m.db", clock=clock, embedder=held)
+    try:
+        await store.apply([create(mid, text) for mid, text in MEMORIES.items()])
+        asking = asyncio.ensure_future(store.recall("Zahnarzttermin Weber", limit=5))
+        assert await asyncio.to_thread(held.asked.wait, 30)
+        # the BM25 leg was handed to the store's thread before the question was asked,
+        # so it has read "dentist" by the time the owner's forget (queued after it) runs
+        await store.forget("dentist", "owner")
+        held.release.set()
+        hits = await asking
+        assert "dentist" not in [h.record.memory_id for h in hits]
+    finally:
+        held.release.set()
+        await store.close()
+
+
+def test_questions_and_memories_run_on_their_own_thread_counts() -> None:
+    embedder = E5Embedder(threads=1, question_threads=2)
+    embedder.load()
+    engine = embedder._model._lib  # type: ignore[attr-defined]  # the engine's OpenMP
+    question = "When is my dentist appointment?"
+
+    def on_one_thread() -> tuple[int, int, npt.NDArray[np.float32]]:
+        asked = embedder.query(question)
+        after_question = engine.omp_get_max_threads()
+        embedder.documents([MEMORIES["dentist"]])
+        return after_question, engine.omp_get_max_threads(), asked
+
+    with ThreadPoolExecutor(1) as pool:
+        after_question, after_documents, asked = pool.submit(on_one_thread).result()
+    assert (after_question, after_documents) == (2, 1)
+    single = E5Embedder(threads=1, question_threads=1)
+    with ThreadPoolExecutor(1) as pool:
+        alone = pool.submit(single.query, question).result()
+    assert float(asked @ alone) > 0.999  # the thread count changes the speed, not the vector
+    with pytest.raises(InvalidInputError, match="question_threads"):
+        E5Embedder(question_threads=0)

@@ -1,4 +1,4 @@
-"""The daily sweep's durable control state: cursor, stages, receipts, attempts.
+"""The daily sweep's durable control state: cursor, stages, receipts.
 
 Tables (all `sweep_`-prefixed, in the memory database so a receipt and the memory
 write it covers commit in one transaction):
@@ -11,12 +11,14 @@ write it covers commit in one transaction):
 - `sweep_receipts`: one per (namespace, window_id, candidate digest); `claimed`
   before the memory write, `applied_at` set in the same transaction as the write,
   `committed` after. `claimed` without `applied_at` means the write did not happen.
-- `sweep_attempts`: failed model invocations per window (no output was staged).
+- `sweep_attempts` (created by 0007, dropped by 0016): failed model invocations per
+  window are counted in the one work ledger (`memory.work_ledger`, scenario `sweep`,
+  key `work_ledger.sweep_key(namespace, window_id)`).
 
-Stages, receipts and attempts of a window are deleted `STAGE_RETENTION_DAYS` after the
-cursor passed it (`prune`): nothing sweeps that window again, its deferred candidates
-are applied by then, and a stage holds the day's candidates (memory text) that the
-memories themselves now hold.
+Stages, receipts and the work ledger's attempts of a window are deleted
+`STAGE_RETENTION_DAYS` after the cursor passed it (`prune`): nothing sweeps that window
+again, its deferred candidates are applied by then, and a stage holds the day's
+candidates (memory text) that the memories themselves now hold.
 
 Every function here is synchronous and takes a `sqlite3.Connection`; callers run
 them inside `MemoryStore.transaction(fn)` / `MemoryStore.read(fn)` on the store's
@@ -34,6 +36,7 @@ from datetime import date, datetime
 from typing import Any
 
 from companion_memory.core.errors import ConflictError, StateError
+from companion_memory.memory import work_ledger
 from companion_memory.memory.rejections import holds_any, scrub_json
 
 DDL = """
@@ -105,11 +108,11 @@ stage may wait to be applied (the sweep's `DEFER_DAYS`, shorter than this)."""
 
 def prune(conn: sqlite3.Connection, before: date) -> int:
     """Delete the stages, receipts and attempts of windows whose local date is before
-    `before` (window ids begin with the window's local date); returns the stages
-    deleted. The cursor is kept."""
+    `before` (window ids, and so the work ledger's sweep keys, begin with the window's
+    local date); returns the stages deleted. The cursor is kept."""
     day = before.isoformat()
     conn.execute("DELETE FROM sweep_receipts WHERE substr(window_id, 1, 10) < ?", (day,))
-    conn.execute("DELETE FROM sweep_attempts WHERE substr(window_id, 1, 10) < ?", (day,))
+    work_ledger.clear_below(conn, work_ledger.Scenario.SWEEP, day)
     return conn.execute("DELETE FROM sweep_stages WHERE local_date < ?", (day,)).rowcount
 
 
@@ -410,31 +413,6 @@ def complete_receipt(conn: sqlite3.Connection, key: ReceiptKey, *, now: datetime
         " WHERE namespace = ? AND window_id = ? AND candidate_digest = ?",
         (now.isoformat(), key.namespace, key.window_id, key.candidate_digest),
     )
-
-
-# -- attempts ---------------------------------------------------------------------------
-
-
-def get_attempts(conn: sqlite3.Connection, namespace: int, window_id: str) -> int:
-    row = conn.execute(
-        "SELECT attempts FROM sweep_attempts WHERE namespace = ? AND window_id = ?",
-        (namespace, window_id),
-    ).fetchone()
-    return int(row[0]) if row else 0
-
-
-def record_attempt(
-    conn: sqlite3.Connection, namespace: int, window_id: str, *, error: str, now: datetime
-) -> int:
-    """Count a failed invocation (bounded `error` code); returns the new count."""
-    conn.execute(
-        "INSERT INTO sweep_attempts (namespace, window_id, attempts, last_error, updated_at)"
-        " VALUES (?, ?, 1, ?, ?) ON CONFLICT(namespace, window_id) DO UPDATE SET"
-        " attempts = attempts + 1, last_error = excluded.last_error,"
-        " updated_at = excluded.updated_at",
-        (namespace, window_id, error[:64], now.isoformat()),
-    )
-    return get_attempts(conn, namespace, window_id)
 
 
 def scrub_stages(conn: sqlite3.Connection, needles: Sequence[str]) -> int:

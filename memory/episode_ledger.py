@@ -29,26 +29,34 @@ writes it stands for):
   an unreadable trace, an exhausted retry budget).
 
 These functions are synchronous and take an open `sqlite3.Connection`; they do
-no I/O besides SQL and must run on the store's owned thread.
+no I/O besides SQL and must run on the store's owned thread. Agent code calls
+`EpisodeLedger`, whose typed operations each run one of them (or a fixed group: a
+batch's staged and failed episodes; a staged proposal's memory writes with its
+transition) as one transaction or one snapshot, and never holds a connection.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from companion_memory.core.errors import StateError
 from companion_memory.memory import work_ledger
+from companion_memory.memory.intents import apply_intents
+from companion_memory.memory.records import MemoryIntent, MemoryStoreError
 from companion_memory.memory.rejections import holds_any, scrub_json
-from companion_memory.memory.rows import from_us, to_us
+from companion_memory.memory.rows import from_us, savepoint, to_us
 from companion_memory.memory.work_ledger import Scenario
+
+if TYPE_CHECKING:
+    from companion_memory.memory.store import MemoryStore
 
 DDL = """
 CREATE TABLE episode_ledger (
@@ -429,3 +437,127 @@ def scrub_proposals(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
         )
         changed += 1
     return changed
+
+
+# -- composite steps (each one transaction) and the typed operations -----------------
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPlan:
+    """How a failure is charged: at `now`, due again at `at`, given up at `budget`."""
+
+    now: datetime
+    at: datetime
+    budget: int
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyOutcome:
+    """What applying one staged proposal did: `applied` (the memory ids `written`),
+    `retry` (the store refused it with `error`; the episode is now `state`) or
+    `skipped` (the row was no longer the staged proposal it was read as)."""
+
+    outcome: str
+    written: tuple[str, ...] = ()
+    error: str | None = None
+    state: EpisodeState | None = None
+
+
+def stage_batch(conn: sqlite3.Connection, staged: Mapping[str, str],
+                failed: Mapping[str, str], now: datetime,
+                retry: RetryPlan) -> dict[str, EpisodeState]:
+    """A batch's answer in one transaction: each staged proposal `proposed`, each failed
+    episode charged (`mark_retry`); returns the failed episodes' new states."""
+    for episode_id, proposal in staged.items():
+        mark_proposed(conn, episode_id, proposal, now)
+    return {
+        episode_id: mark_retry(conn, episode_id, reason, retry.now, retry.at, retry.budget)
+        for episode_id, reason in failed.items()
+    }
+
+
+def apply_proposal(
+    conn: sqlite3.Connection, episode_id: str, digest: str, intents: Sequence[MemoryIntent],
+    *, now: datetime, ttls: tuple[timedelta, timedelta], retry: RetryPlan,
+) -> ApplyOutcome:
+    """Apply the staged proposal of `episode_id` (when it is still the one with
+    `digest`) and mark it done, in the caller's one transaction; a typed refusal of the
+    store is rolled back to a savepoint and charged as a failed attempt instead."""
+    current = get(conn, episode_id)
+    if current is None or current.state is not EpisodeState.PROPOSED or (
+        current.proposal_digest != digest
+    ):
+        return ApplyOutcome("skipped")
+    temporary_ttl, long_term_ttl = ttls
+    try:
+        with savepoint(conn, "episode_apply"):
+            result = apply_intents(conn, intents, now=now, temporary_ttl=temporary_ttl,
+                                   long_term_ttl=long_term_ttl, origin="episodes")
+    except MemoryStoreError as err:
+        state = mark_retry(conn, episode_id, err.code, retry.now, retry.at, retry.budget)
+        return ApplyOutcome("retry", error=err.code, state=state)
+    written = tuple(r.memory_id for r in result.records)
+    mark_done(conn, episode_id, digest, written, now)
+    return ApplyOutcome("applied", written=written)
+
+
+class EpisodeLedger:
+    """The episode ledger's typed operations on a store: each read is one snapshot and
+    each write one transaction, exactly the steps `agent.episodes.processor` needs."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+
+    async def get(self, episode_id: str) -> LedgerRow | None:
+        return await self._store.read(lambda conn: get(conn, episode_id))
+
+    async def proposed(self, limit: int) -> list[LedgerRow]:
+        return await self._store.read(lambda conn: proposed(conn, limit))
+
+    async def candidates(self, now: datetime, limit: int) -> list[LedgerRow]:
+        """See `candidates`."""
+        return await self._store.read(lambda conn: candidates(conn, now, limit))
+
+    async def due_count(self, now: datetime) -> int:
+        return await self._store.read(lambda conn: due_count(conn, now))
+
+    async def counts(self) -> dict[str, int]:
+        return await self._store.read(counts)
+
+    async def recover(self, now: datetime, retry_budget: int) -> dict[str, int]:
+        """See `recover`."""
+        return await self._store.transaction(lambda conn: recover(conn, now, retry_budget))
+
+    async def register(self, entries: Sequence[tuple[str, str]], now: datetime) -> int:
+        """See `register`."""
+        chosen = list(entries)
+        return await self._store.transaction(lambda conn: register(conn, chosen, now))
+
+    async def mark_ignored(self, episode_id: str, reason: str, now: datetime) -> None:
+        await self._store.transaction(lambda conn: mark_ignored(conn, episode_id, reason, now))
+
+    async def mark_processing(self, episode_ids: Sequence[str], batch_id: str,
+                              trace_digests: dict[str, str], now: datetime) -> None:
+        ids = list(episode_ids)
+        await self._store.transaction(
+            lambda conn: mark_processing(conn, ids, batch_id, trace_digests, now))
+
+    async def release(self, episode_ids: Sequence[str], now: datetime) -> None:
+        ids = list(episode_ids)
+        await self._store.transaction(lambda conn: release(conn, ids, now))
+
+    async def stage_batch(self, staged: Mapping[str, str], failed: Mapping[str, str],
+                          now: datetime, retry: RetryPlan) -> dict[str, EpisodeState]:
+        """See `stage_batch`."""
+        return await self._store.transaction(
+            lambda conn: stage_batch(conn, staged, failed, now, retry))
+
+    async def apply_proposal(self, episode_id: str, digest: str,
+                             intents: Sequence[MemoryIntent], *, now: datetime,
+                             retry: RetryPlan) -> ApplyOutcome:
+        """See `apply_proposal` (with the store's TTLs)."""
+        ttls = self._store.ttls
+        return await self._store.transaction(lambda conn: apply_proposal(
+            conn, episode_id, digest, intents, now=now, ttls=ttls, retry=retry))

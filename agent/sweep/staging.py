@@ -131,10 +131,4 @@ class DayStager:
             anchor = ledger.SweepCursor(
                 self.zone, before.local_date, before.start_utc, window.start_utc,
                 before.window_id, 1, "anchor", self.store.now())
-
-        def put(conn: Any) -> ledger.Stage:
-            if anchor is not None and ledger.read_cursor(conn) is None:
-                ledger.write_cursor(conn, anchor, expected_window_id=None)
-            return ledger.put_stage(conn, stage)
-
-        return await self.store.transaction(put)
+        return await ledger.SweepLedger(self.store).put_stage(stage, anchor=anchor)

@@ -1,17 +1,13 @@
-"""Failed attempts of a notification batch (migration 0014).
+"""The table of migration 0014, `notification_attempts`, now replaced by `work_attempts`.
 
-The notification processor counts, per batch (keyed by its first context id), how
-often a model call or a write failed; past its retry budget it skips the batch as a
-gap. `notification_attempts` holds that count, the last failure's reason code (never
-content) and when it was recorded. Rows are dropped once the batch's records are
-committed or skipped (`clear`). Stores written before 0014 already hold the table (the
-processor created it on first use), so the migration creates it only if missing.
+Migration 0014 created it (stores written before 0014 already held the table: the
+notification processor created it on first use, so the DDL creates it only if missing);
+migration 0016 (`memory.work_ledger.CARRY_OVER`) copies its rows into the one work
+ledger and drops it. The DDL stays because a migration's text never changes: a store
+older than 0014 still runs it before 0016.
 """
 
 from __future__ import annotations
-
-import sqlite3
-from datetime import datetime
 
 DDL = """
 CREATE TABLE IF NOT EXISTS notification_attempts (
@@ -21,32 +17,3 @@ CREATE TABLE IF NOT EXISTS notification_attempts (
     updated_at TEXT NOT NULL
 );
 """
-
-CODE_CHARS = 64
-"""A reason code is cut to this length."""
-
-
-def count(conn: sqlite3.Connection, first_context_id: int) -> int:
-    """Failed attempts recorded for the batch starting at `first_context_id` (0: none)."""
-    row = conn.execute(
-        "SELECT attempts FROM notification_attempts WHERE first_context_id = ?",
-        (first_context_id,),
-    ).fetchone()
-    return int(row[0]) if row else 0
-
-
-def bump(conn: sqlite3.Connection, first_context_id: int, code: str, at: datetime) -> int:
-    """Count one more failed attempt with its reason code; the new count."""
-    conn.execute(
-        "INSERT INTO notification_attempts (first_context_id, attempts, last_code, "
-        "updated_at) VALUES (?, 1, ?, ?) ON CONFLICT(first_context_id) DO UPDATE SET "
-        "attempts = attempts + 1, last_code = excluded.last_code, "
-        "updated_at = excluded.updated_at",
-        (first_context_id, code[:CODE_CHARS], at.isoformat()),
-    )
-    return count(conn, first_context_id)
-
-
-def clear(conn: sqlite3.Connection, up_to: int) -> None:
-    """Forget the attempts of every batch starting at or before context id `up_to`."""
-    conn.execute("DELETE FROM notification_attempts WHERE first_context_id <= ?", (up_to,))

@@ -3,15 +3,18 @@
 `open_database` (memory.database) applies every migration of `MIGRATIONS` that the
 file has not recorded, in this order, each in one transaction together with its row
 in `schema_migrations`. The modules that own tables keep their DDL as plain text
-(`memory.schema`, `memory.episode_ledger`, `memory.sweep_ledger`) and never import
-this module: the registry imports them, one way only.
+(`memory.schema`, `memory.episode_ledger`, `memory.sweep_ledger`,
+`memory.work_ledger`) and never import this module: the registry imports them, one
+way only.
 
 Naming: `NNNN_<area>_<change>`.
 - `NNNN` is the migration's position in `MIGRATIONS`, four digits, from 0001 with no
   gap; a new migration is appended with the next number, never inserted.
 - `<area>` names the tables it changes and the module that owns them: `memory`
   (memory.schema: memories, their index, tombstones, rejections, receipts, cursors),
-  `episode_ledger` (memory.episode_ledger), `sweep_ledger` (memory.sweep_ledger).
+  `episode_ledger` (memory.episode_ledger), `sweep_ledger` (memory.sweep_ledger),
+  `work_ledger` (memory.work_ledger: the attempts and poisoned units of every scenario;
+  its carry-over, 0016, also drops the two attempt tables it replaced).
 - `<change>` is lowercase words joined by `_`.
 A name is never changed once released: it is what a database file records. (Before
 the first release, 0.1.0, two migrations were renamed into this scheme; no released
@@ -22,8 +25,8 @@ Timestamps: the `applied_at` of a migration's record is UTC ISO-8601 text with
 microseconds and offset, `2026-12-01T14:29:46.123456+00:00` (`applied_stamp`), as
 every record written so far. A timestamp column that a migration creates is an
 integer of microseconds since the Unix epoch (UTC) named `*_us` (`memory.rows.to_us`),
-as in three of the five migrations that created timestamp columns so far
-(0001, 0004, 0005); the two ledgers' `*_at` text columns predate this and stay.
+as in four of the six migrations that created timestamp columns so far
+(0001, 0004, 0005, 0015); the two ledgers' `*_at` text columns predate this and stay.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from companion_memory.memory import (
     schema,
     sweep_ledger,
     vectors,
+    work_ledger,
 )
 
 
@@ -52,7 +56,7 @@ class Migration:
     sql: str
 
 
-AREAS = ("memory", "episode_ledger", "sweep_ledger")
+AREAS = ("memory", "episode_ledger", "sweep_ledger", "work_ledger")
 """The `<area>` part of a migration name (see the module docstring)."""
 
 _NAME = re.compile(r"(\d{4})_(" + "|".join(AREAS) + r")_([a-z0-9]+(?:_[a-z0-9]+)*)")
@@ -72,6 +76,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0012_memory_history", history.DDL),
     Migration("0013_memory_notification_decisions", schema.NOTIFICATION_DECISIONS),
     Migration("0014_memory_notification_attempts", batch_attempts.DDL),
+    Migration("0015_work_ledger_create", work_ledger.DDL),
+    Migration("0016_work_ledger_carry_over", work_ledger.CARRY_OVER),
+    Migration("0017_episode_ledger_drop_attempts", episode_ledger.DROP_ATTEMPTS),
 )
 """Every migration, in the order they run on a new file."""
 

@@ -27,16 +27,16 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from companion_memory.core.clock import Clock, SystemClock
+from companion_memory.memory import decisions as decision_trail
 from companion_memory.memory import (
-    batch_attempts,
     fts_index,
     hybrid,
     maintenance,
     owner,
     vectors,
+    work_ledger,
     write_events,
 )
-from companion_memory.memory import decisions as decision_trail
 from companion_memory.memory import history as memory_history
 from companion_memory.memory.connection import SqliteThread
 from companion_memory.memory.database import open_database
@@ -86,6 +86,7 @@ from companion_memory.memory.rows import (
     to_us,
 )
 from companion_memory.memory.settings import MemorySettings
+from companion_memory.memory.work_ledger import Scenario, WorkAttempt
 from companion_memory.memory.write_events import MemoryWrite
 
 T = TypeVar("T")
@@ -381,22 +382,43 @@ class MemoryStore:
         """The record with this id in any status, or None (also after cleanup)."""
         return await self.read(lambda conn: fetch_record(conn, memory_id))
 
-    # -- failed attempts of notification batches (memory.batch_attempts) ---------------
+    # -- the one work ledger: attempts and poisoned units (memory.work_ledger) ---------
 
-    async def batch_attempts(self, first_context_id: int) -> int:
-        """Failed attempts recorded for the batch starting at `first_context_id`."""
-        return await self.read(lambda conn: batch_attempts.count(conn, first_context_id))
+    async def work_attempt(self, scenario: Scenario | str, key: str) -> WorkAttempt | None:
+        """The failures of one unit of work (None: it never failed, or was cleared)."""
+        return await self.read(lambda conn: work_ledger.get(conn, scenario, key))
 
-    async def record_batch_attempt(self, first_context_id: int, code: str,
-                                   at: datetime) -> int:
-        """Count one more failed attempt (reason `code`, no content) at `at`; the
-        batch's new count."""
+    async def record_work_failure(
+        self, scenario: Scenario | str, key: str, code: str, *, budget: int,
+        at: datetime | None = None, retry_at: datetime | None = None,
+    ) -> WorkAttempt:
+        """Count one more failed attempt of a unit (reason `code`, never content) at `at`
+        (default: now), in one transaction; the returned row is `poisoned` once the count
+        reached `budget` (the caller gives the unit up), else due again at `retry_at`."""
+        when = self.now() if at is None else at
+        return await self.transaction(lambda conn: work_ledger.record_failure(
+            conn, scenario, key, code, now=when, budget=budget, retry_at=retry_at))
+
+    async def clear_work(self, scenario: Scenario | str, keys: Sequence[str]) -> int:
+        """Forget the failures of these units (they succeeded); the rows deleted."""
+        chosen = list(keys)
+        return await self.transaction(lambda conn: work_ledger.clear(conn, scenario, chosen))
+
+    async def clear_work_through(self, scenario: Scenario | str, last: int) -> int:
+        """Forget the failures of the units numbered at most `last` that were not given
+        up (the notification batches a commit passed); the rows deleted."""
         return await self.transaction(
-            lambda conn: batch_attempts.bump(conn, first_context_id, code, at))
+            lambda conn: work_ledger.clear_numbered_through(conn, scenario, last))
 
-    async def clear_batch_attempts(self, up_to: int) -> None:
-        """Forget the attempts of every batch starting at or before `up_to`."""
-        await self.transaction(lambda conn: batch_attempts.clear(conn, up_to))
+    async def poisoned_work(self, scenario: Scenario | str | None = None,
+                            limit: int = 100) -> list[WorkAttempt]:
+        """The given-up units of one scenario (None: all), most recent first."""
+        _check_limit(limit)
+        return await self.read(lambda conn: work_ledger.poisoned(conn, scenario, limit))
+
+    async def work_counts(self) -> dict[str, dict[str, int]]:
+        """Per scenario, the units still retried and those given up (counts only)."""
+        return await self.read(work_ledger.counts)
 
     # -- the notification decision trail (memory.decisions) ----------------------------
 

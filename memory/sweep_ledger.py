@@ -1,4 +1,4 @@
-"""The daily sweep's durable control state: cursor, stages, receipts, attempts.
+"""The daily sweep's durable control state: cursor, stages, receipts.
 
 Tables (all `sweep_`-prefixed, in the memory database so a receipt and the memory
 write it covers commit in one transaction):
@@ -11,30 +11,43 @@ write it covers commit in one transaction):
 - `sweep_receipts`: one per (namespace, window_id, candidate digest); `claimed`
   before the memory write, `applied_at` set in the same transaction as the write,
   `committed` after. `claimed` without `applied_at` means the write did not happen.
-- `sweep_attempts`: failed model invocations per window (no output was staged).
+- `sweep_attempts` (created by 0007, dropped by 0016): failed model invocations per
+  window are counted in the one work ledger (`memory.work_ledger`, scenario `sweep`,
+  key `work_ledger.sweep_key(namespace, window_id)`).
 
-Stages, receipts and attempts of a window are deleted `STAGE_RETENTION_DAYS` after the
-cursor passed it (`prune`): nothing sweeps that window again, its deferred candidates
-are applied by then, and a stage holds the day's candidates (memory text) that the
-memories themselves now hold.
+Stages, receipts and the work ledger's attempts of a window are deleted
+`STAGE_RETENTION_DAYS` after the cursor passed it (`prune`): nothing sweeps that window
+again, its deferred candidates are applied by then, and a stage holds the day's
+candidates (memory text) that the memories themselves now hold.
 
-Every function here is synchronous and takes a `sqlite3.Connection`; callers run
-them inside `MemoryStore.transaction(fn)` / `MemoryStore.read(fn)` on the store's
-own thread. No memory text is stored here, only ids, digests and codes (the stage
-holds the model output, which lives in the same database as the memories).
+Every function here is synchronous and takes a `sqlite3.Connection`; they run
+inside `MemoryStore.transaction(fn)` / `MemoryStore.read(fn)` on the store's own
+thread. Agent code calls `SweepLedger`, whose typed operations each run one of them
+(or a fixed group) as one transaction or one snapshot, and never holds a connection.
+No memory text is stored here, only ids, digests and codes (the stage holds the model
+output, which lives in the same database as the memories).
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
-from typing import Any
+from datetime import date, datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from companion_memory.core.errors import ConflictError, StateError
+from companion_memory.memory import work_ledger
+from companion_memory.memory.intents import apply_intents
+from companion_memory.memory.records import MemoryIntent, MemoryRecord, MemoryStoreError
 from companion_memory.memory.rejections import holds_any, scrub_json
+from companion_memory.memory.rows import savepoint
+from companion_memory.memory.sweep_reads import SweepReader, window_memories
+
+if TYPE_CHECKING:
+    from companion_memory.memory.store import MemoryStore
 
 DDL = """
         CREATE TABLE sweep_cursor (
@@ -105,11 +118,11 @@ stage may wait to be applied (the sweep's `DEFER_DAYS`, shorter than this)."""
 
 def prune(conn: sqlite3.Connection, before: date) -> int:
     """Delete the stages, receipts and attempts of windows whose local date is before
-    `before` (window ids begin with the window's local date); returns the stages
-    deleted. The cursor is kept."""
+    `before` (window ids, and so the work ledger's sweep keys, begin with the window's
+    local date); returns the stages deleted. The cursor is kept."""
     day = before.isoformat()
     conn.execute("DELETE FROM sweep_receipts WHERE substr(window_id, 1, 10) < ?", (day,))
-    conn.execute("DELETE FROM sweep_attempts WHERE substr(window_id, 1, 10) < ?", (day,))
+    work_ledger.clear_below(conn, work_ledger.Scenario.SWEEP, day)
     return conn.execute("DELETE FROM sweep_stages WHERE local_date < ?", (day,)).rowcount
 
 
@@ -412,31 +425,6 @@ def complete_receipt(conn: sqlite3.Connection, key: ReceiptKey, *, now: datetime
     )
 
 
-# -- attempts ---------------------------------------------------------------------------
-
-
-def get_attempts(conn: sqlite3.Connection, namespace: int, window_id: str) -> int:
-    row = conn.execute(
-        "SELECT attempts FROM sweep_attempts WHERE namespace = ? AND window_id = ?",
-        (namespace, window_id),
-    ).fetchone()
-    return int(row[0]) if row else 0
-
-
-def record_attempt(
-    conn: sqlite3.Connection, namespace: int, window_id: str, *, error: str, now: datetime
-) -> int:
-    """Count a failed invocation (bounded `error` code); returns the new count."""
-    conn.execute(
-        "INSERT INTO sweep_attempts (namespace, window_id, attempts, last_error, updated_at)"
-        " VALUES (?, ?, 1, ?, ?) ON CONFLICT(namespace, window_id) DO UPDATE SET"
-        " attempts = attempts + 1, last_error = excluded.last_error,"
-        " updated_at = excluded.updated_at",
-        (namespace, window_id, error[:64], now.isoformat()),
-    )
-    return get_attempts(conn, namespace, window_id)
-
-
 def scrub_stages(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
     """Remove `needles` (a forgotten memory's text and secret values) from every staged
     model output, re-digesting each changed stage so it stays intact; returns the
@@ -455,3 +443,117 @@ def scrub_stages(conn: sqlite3.Connection, needles: Sequence[str]) -> int:
         )
         changed += 1
     return changed
+
+
+# -- composite steps (each one transaction) ---------------------------------------------
+
+CandidatePlan = tuple[str, str | None, list[MemoryIntent]]
+"""(outcome, memory id, intents) the sweep's planner decided for one candidate."""
+
+Planner = Callable[[SweepReader], CandidatePlan]
+
+
+def apply_candidate(
+    conn: sqlite3.Connection, key: ReceiptKey, plan: Planner, *, now: datetime,
+    temporary_ttl: timedelta, long_term_ttl: timedelta,
+) -> str:
+    """Plan against the current memories, write the intents and record the outcome on
+    the claimed receipt, all in the caller's one transaction; returns the outcome. A
+    typed refusal of the store is rolled back to a savepoint and recorded as the
+    outcome, so the receipt still moves on and a retry never writes twice."""
+    outcome, memory_id, intents = plan(SweepReader(conn))
+    if intents:
+        try:
+            with savepoint(conn, "sweep_candidate"):
+                result = apply_intents(
+                    conn, intents, now=now, temporary_ttl=temporary_ttl,
+                    long_term_ttl=long_term_ttl, origin="sweep",
+                )
+        except MemoryStoreError as err:
+            outcome = err.code
+        else:
+            if result.skipped and not result.records:
+                outcome = f"skipped_{result.skipped[0][1]}"[:48]
+    mark_applied(conn, key, outcome=outcome, memory_id=memory_id, now=now)
+    return outcome
+
+
+def put_stage_anchored(conn: sqlite3.Connection, stage: Stage,
+                       anchor: SweepCursor | None) -> Stage:
+    """Store the stage, and the bootstrap `anchor` cursor when there is no cursor yet."""
+    if anchor is not None and read_cursor(conn) is None:
+        write_cursor(conn, anchor, expected_window_id=None)
+    return put_stage(conn, stage)
+
+
+def advance_cursor(conn: sqlite3.Connection, new: SweepCursor, *, prune_before: date) -> None:
+    """Move the cursor to the window `new` (only from the window that ends where it
+    starts) and prune the windows before `prune_before`."""
+    current = read_cursor(conn)
+    if current is None or current.end_utc != new.start_utc:
+        raise SweepCursorConflictError(
+            "the sweep cursor does not end where this window starts; nothing advanced"
+        )
+    write_cursor(conn, new, expected_window_id=current.window_id)
+    prune(conn, prune_before)
+
+
+class SweepLedger:
+    """The sweep ledger's typed operations on a store: each read is one snapshot and
+    each write one transaction, as the sweep's durable steps need (see the module
+    docstring of `agent.sweep.processor`)."""
+
+    __slots__ = ("_store",)
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+
+    async def cursor(self) -> SweepCursor | None:
+        return await self._store.read(read_cursor)
+
+    async def stage(self, namespace: int, window_id: str) -> Stage | None:
+        return await self._store.read(lambda conn: read_stage(conn, namespace, window_id))
+
+    async def stages_since(self, first: date) -> list[Stage]:
+        """See `stages_since`."""
+        return await self._store.read(lambda conn: stages_since(conn, first))
+
+    async def receipts(self, namespace: int, window_id: str) -> list[Receipt]:
+        return await self._store.read(lambda conn: list_receipts(conn, namespace, window_id))
+
+    async def window_memories(self, start: datetime, end: datetime,
+                              now: datetime) -> list[MemoryRecord]:
+        """See `sweep_reads.window_memories`."""
+        return await self._store.read(lambda conn: window_memories(conn, start, end, now))
+
+    async def put_stage(self, stage: Stage, *, anchor: SweepCursor | None) -> Stage:
+        """See `put_stage_anchored`; the stored stage (first writer wins)."""
+        return await self._store.transaction(
+            lambda conn: put_stage_anchored(conn, stage, anchor))
+
+    async def claim(self, key: ReceiptKey, *, claimant: str, now: datetime) -> Receipt:
+        """See `claim_receipt`."""
+        return await self._store.transaction(partial(
+            claim_receipt, key=key, claimant=claimant, memory_id=None, now=now))
+
+    async def apply_candidate(self, key: ReceiptKey, plan: Planner, *, now: datetime) -> str:
+        """See `apply_candidate` (the store's TTLs); the outcome."""
+        temporary_ttl, long_term_ttl = self._store.ttls
+        return await self._store.transaction(partial(
+            apply_candidate, key=key, plan=plan, now=now, temporary_ttl=temporary_ttl,
+            long_term_ttl=long_term_ttl))
+
+    async def complete(self, key: ReceiptKey, *, now: datetime) -> None:
+        """See `complete_receipt`."""
+        await self._store.transaction(partial(complete_receipt, key=key, now=now))
+
+    async def advance(self, new: SweepCursor, *, prune_before: date) -> None:
+        """See `advance_cursor`."""
+        await self._store.transaction(
+            lambda conn: advance_cursor(conn, new, prune_before=prune_before))
+
+    async def reconcile(self, *, zone: str, now: datetime,
+                        expected_window_id: str) -> SweepCursor:
+        """See `reconcile_cursor`."""
+        return await self._store.transaction(lambda conn: reconcile_cursor(
+            conn, zone=zone, now=now, expected_window_id=expected_window_id))

@@ -4,7 +4,8 @@ The sweep (`agent.sweep`) decides what to write from the live memories; the SQL 
 finds them lives here so agent code runs none. Every function takes a
 `sqlite3.Connection` and runs on the store's thread, inside `MemoryStore.read(fn)` or
 `MemoryStore.transaction(fn)` (the latter when the answer must hold for the write in
-the same transaction).
+the same transaction); `SweepReader` hands the same reads to the planner of one
+candidate's write (`agent.sweep.apply`) without the connection.
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ from collections.abc import Callable
 from datetime import datetime
 
 from companion_memory.memory.records import MemoryRecord
-from companion_memory.memory.rows import COLUMNS, fetch_record, record_from_row, to_us
+from companion_memory.memory.rows import (
+    COLUMNS,
+    fetch_record,
+    memory_detail,
+    record_from_row,
+    to_us,
+)
 
 
 def long_term_with_subject(conn: sqlite3.Connection, now: datetime,
@@ -63,3 +70,32 @@ def window_memories(conn: sqlite3.Connection, start: datetime, end: datetime,
         (to_us(now), start_us, end_us, start_us, end_us, start_us, end_us),
     ).fetchall()
     return [record_from_row(row) for row in rows]
+
+
+class SweepReader:
+    """The memories as the sweep's planner sees them inside the transaction that writes
+    one candidate (`sweep_ledger.apply_candidate`): the same reads as above, bound to
+    that transaction, so the answer holds for the write and agent code never holds the
+    connection."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def record(self, memory_id: str) -> MemoryRecord | None:
+        """The memory with this id in any status, or None."""
+        return fetch_record(self._conn, memory_id)
+
+    def detail(self, memory_id: str) -> str:
+        """A memory's search-only detail ("" when it has none)."""
+        return memory_detail(self._conn, memory_id)
+
+    def long_term_with_subject(self, now: datetime,
+                               matches: Callable[[str], bool]) -> list[MemoryRecord]:
+        """See `long_term_with_subject`."""
+        return long_term_with_subject(self._conn, now, matches)
+
+    def long_term_twin(self, norm: str, now: datetime) -> str | None:
+        """See `long_term_twin`."""
+        return long_term_twin(self._conn, norm, now)

@@ -89,20 +89,35 @@ def test_the_notification_log_imports_nothing_of_agent() -> None:
 
 # A DB-API call that runs SQL, and the start of an SQL statement in a string literal.
 _SQL_CALLS = frozenset({"execute", "executemany", "executescript"})
+# The store's two doors to its connection: `fn(conn)` in a transaction or a snapshot.
+_CONNECTION_CALLS = frozenset({"transaction", "read"})
 _SQL_TEXT = re.compile(
     r"\s*(SELECT\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|"
     r"SAVEPOINT\s|RELEASE\s|ROLLBACK(\s|$)|CREATE\s+(TABLE|INDEX|VIRTUAL|TRIGGER)\s|"
     r"DROP\s+(TABLE|INDEX)\s|PRAGMA\s|BEGIN(\s|$)|COMMIT(\s|$))")
 
 
+def _receiver(node: ast.expr) -> str:
+    """The last name of a call's receiver (`self._store` -> `_store`), or ""."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
 def _sql_in(source: str, name: str) -> list[str]:
-    """Where `source` runs SQL itself: a call of `.execute(` / `.executemany(` /
-    `.executescript(`, or a string literal that begins an SQL statement."""
+    """Where `source` runs SQL itself or holds the store's connection: a call of
+    `.execute(` / `.executemany(` / `.executescript(`, a string literal that begins an
+    SQL statement, or `<store>.transaction(` / `<store>.read(` (a function of the
+    connection, run by a receiver named like a store)."""
     found: list[str] = []
     for node in ast.walk(ast.parse(source)):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr in _SQL_CALLS):
             found.append(f"{name}:{node.lineno} calls .{node.func.attr}(")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in _CONNECTION_CALLS
+              and _receiver(node.func.value).lower().endswith("store")):
+            found.append(f"{name}:{node.lineno} calls store.{node.func.attr}(")
         elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
               and _SQL_TEXT.match(node.value)):
             found.append(f"{name}:{node.lineno} holds SQL text")
@@ -118,9 +133,12 @@ def _sql_under(package: str) -> list[str]:
 
 
 def test_agent_code_runs_no_sql() -> None:
-    # The memory database is read and written through typed `memory/` functions and
-    # `MemoryStore` methods; the notification log (agent/notification_log/) keeps its
-    # records in files, so no agent module runs SQL at all.
+    # The memory database is read and written through typed `MemoryStore` methods and
+    # the typed ledgers of `memory/` (`EpisodeLedger`, `SweepLedger`), which own their
+    # transactions; no agent module hands the store a function of its connection
+    # (`store.transaction(fn)` / `store.read(fn)`). The notification log
+    # (agent/notification_log/) keeps its records in files, so no agent module runs
+    # SQL at all.
     assert _sql_under("agent") == []
 
 
@@ -131,16 +149,22 @@ def test_the_sql_check_can_fail() -> None:
         "    conn.executemany('INSERT INTO t VALUES (?)', rows)\n"
         "    q = 'SELECT memory_id FROM memories'\n"
         "    self._db.executescript(q)\n"
+        "    store.transaction(lambda c: f(c, rows))\n"
+        "    self._store.read(f)\n"
     )
     assert _sql_in(made_up, "m.py") == [
         "m.py:2 calls .execute(", "m.py:2 holds SQL text", "m.py:3 calls .executemany(",
         "m.py:3 holds SQL text", "m.py:4 holds SQL text", "m.py:5 calls .executescript(",
+        "m.py:6 calls store.transaction(", "m.py:7 calls store.read(",
     ]
     # prose and names that merely hold the words are not SQL
     clean = (
         "def execute_plan(select):\n"
         "    \"\"\"Select the memories to update; release the lock.\"\"\"\n"
         "    return run(select, 'select a day', 'Delete from the list', 'RELEASE')\n"
+        "def g(recovery, ledger):\n"
+        "    recovery.read(lambda: 1)\n"
+        "    return ledger.transaction\n"
     )
     assert _sql_in(clean, "m.py") == []
     # and the walk finds the SQL that memory/ does run

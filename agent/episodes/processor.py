@@ -15,7 +15,9 @@ One `run_batch()`:
    sends only that episode to `retry`.
 
 Retries back off by `retry_backoff` and end in `ignored` after `retry_budget`
-failed attempts. A missing model or exhausted budget releases the batch without
+failed attempts, counted in the one work ledger (`memory.work_ledger`, scenario
+`episodes`). Every ledger step is one typed operation of `EpisodeLedger`, one
+transaction. A missing model or exhausted budget releases the batch without
 charging an attempt and reports the error code.
 
 Cancellation (a foreground start): at any await the durable state is a ledger
@@ -28,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import date, timedelta
@@ -59,10 +60,8 @@ from companion_memory.agent.worker import WorkerSettings
 from companion_memory.core.clock import Clock
 from companion_memory.core.settings import check_setting
 from companion_memory.memory import episode_ledger as ledger
-from companion_memory.memory.episode_ledger import EpisodeState
-from companion_memory.memory.intents import apply_intents
-from companion_memory.memory.records import MemoryRecord, MemoryStoreError, Tier
-from companion_memory.memory.rows import savepoint
+from companion_memory.memory.episode_ledger import EpisodeLedger, EpisodeState, RetryPlan
+from companion_memory.memory.records import MemoryRecord, Tier
 from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
 from companion_memory.storage.fs import StorageIOError
@@ -102,6 +101,7 @@ class EpisodeProcessor:
         related_limit = check_setting(WorkerSettings, "related_limit", related_limit)
         self._recorder = recorder
         self._store = store
+        self._ledger = EpisodeLedger(store)
         self._engine = engine
         self._clock = clock
         self._batch_size = batch_size
@@ -120,7 +120,7 @@ class EpisodeProcessor:
         started = self._clock.monotonic()
         try:
             await self._prepare(report)
-            staged = await self._store.read(lambda c: ledger.proposed(c, self._batch_size))
+            staged = await self._ledger.proposed(self._batch_size)
             if staged:
                 for row in staged:
                     await self._apply(row, report)
@@ -136,14 +136,14 @@ class EpisodeProcessor:
     async def pending_count(self) -> int:
         """Episodes a batch could take now (including interrupted and staged ones)."""
         now = self._clock.now()
-        return await self._store.read(lambda c: ledger.due_count(c, now))
+        return await self._ledger.due_count(now)
 
     async def status(self) -> dict[str, Any]:
         """Ledger rows per state (counts only)."""
-        return {"ledger": await self._store.read(ledger.counts)}
+        return {"ledger": await self._ledger.counts()}
 
     async def ledger_row(self, episode_id: str) -> ledger.LedgerRow | None:
-        return await self._store.read(lambda c: ledger.get(c, episode_id))
+        return await self._ledger.get(episode_id)
 
     # -- steps -------------------------------------------------------------------------
 
@@ -154,9 +154,7 @@ class EpisodeProcessor:
     async def _prepare(self, report: ProcessorReport) -> None:
         now = self._clock.now()
         if not self._recovered:
-            outcome = await self._store.transaction(
-                lambda c: ledger.recover(c, now, self._retry_budget)
-            )
+            outcome = await self._ledger.recover(now, self._retry_budget)
             self._recovered = True
             if outcome["interrupted"] or outcome["exhausted"] or outcome["proposed"]:
                 self._log.info("episodes ledger recovered: %s", outcome)
@@ -165,7 +163,7 @@ class EpisodeProcessor:
         refs = await asyncio.to_thread(self._recorder.scan, since)
         if refs:
             entries = [(r.day, r.episode_id) for r in refs]
-            added = await self._store.transaction(lambda c: ledger.register(c, entries, now))
+            added = await self._ledger.register(entries, now)
             if added:
                 report.consumed += added
                 self._emit("registered")
@@ -185,7 +183,7 @@ class EpisodeProcessor:
         deferred: set[str] = set()
         while len(chosen) < self._batch_size:
             limit = self._batch_size + len(chosen) + len(deferred)
-            rows = await self._store.read(self._candidates_fn(limit))
+            rows = await self._ledger.candidates(self._clock.now(), limit)
             fresh = [r for r in rows if r.episode_id not in chosen and r.episode_id not in deferred]
             if not fresh:
                 break
@@ -200,23 +198,11 @@ class EpisodeProcessor:
                     self._log.warning("episode %s trace unreadable; left pending", row.episode_id)
                     continue
                 code = reason or "ineligible"
-                await self._store.transaction(self._ignore_fn(row.episode_id, code))
+                await self._ledger.mark_ignored(row.episode_id, code, self._clock.now())
                 report.filtered[code] += 1
                 self._log.info("episode %s ignored: %s", row.episode_id, code)
                 self._emit("ignored")
         return chosen
-
-    def _candidates_fn(self, limit: int) -> Callable[[sqlite3.Connection], list[ledger.LedgerRow]]:
-        now = self._clock.now()
-        return lambda conn: ledger.candidates(conn, now, limit)
-
-    def _ignore_fn(self, eid: str, code: str) -> Callable[[sqlite3.Connection], None]:
-        now = self._clock.now()
-
-        def fn(conn: sqlite3.Connection) -> None:
-            ledger.mark_ignored(conn, eid, code, now)
-
-        return fn
 
     def _load(self, row: ledger.LedgerRow) -> tuple[Episode | None, str | None]:
         path = self._recorder.path_for(row.day, row.episode_id)
@@ -253,9 +239,7 @@ class EpisodeProcessor:
         ids = list(batch)
         batch_id = uuid.uuid4().hex
         now = self._clock.now()
-        await self._store.transaction(
-            lambda c: ledger.mark_processing(c, ids, batch_id, digests, now)
-        )
+        await self._ledger.mark_processing(ids, batch_id, digests, now)
         self._emit("processing")
         report.analyzed += len(ids)
         related = await self._related(batch)
@@ -269,7 +253,7 @@ class EpisodeProcessor:
                 payload={"episodes": views, "related": related_views},
             )
         except (ModelUnavailableError, BudgetExhaustedError) as err:
-            await self._store.transaction(lambda c: ledger.release(c, ids, self._clock.now()))
+            await self._ledger.release(ids, self._clock.now())
             report.error = err.code
             self._log.warning("episodes model call not made: %s", err.code)
             return
@@ -306,7 +290,10 @@ class EpisodeProcessor:
                 report.proposals[item["action"]] += 1
                 items.append(item)
             staged[eid] = staged_json(eid, items)
-        await self._store.transaction(lambda c: self._stage(c, staged, failed, report))
+        states = await self._ledger.stage_batch(staged, failed, self._clock.now(),
+                                                self._retry_plan())
+        for eid, state in states.items():
+            self._note_retry(eid, state, failed[eid], report)
         if staged:
             self._emit("proposed")
         if failed:
@@ -316,19 +303,13 @@ class EpisodeProcessor:
             if row is not None and row.state is EpisodeState.PROPOSED:
                 await self._apply(row, report)
 
-    def _stage(self, conn: sqlite3.Connection, staged: dict[str, str],
-               failed: dict[str, str], report: ProcessorReport) -> None:
+    def _retry_plan(self) -> RetryPlan:
         now = self._clock.now()
-        for eid, proposal in staged.items():
-            ledger.mark_proposed(conn, eid, proposal, now)
-        for eid, reason in failed.items():
-            self._retry(conn, eid, reason, report)
+        return RetryPlan(now, now + self._backoff, self._retry_budget)
 
-    def _retry(self, conn: sqlite3.Connection, eid: str, reason: str,
-               report: ProcessorReport) -> None:
-        now = self._clock.now()
-        state = ledger.mark_retry(conn, eid, reason, now, now + self._backoff,
-                                  self._retry_budget)
+    def _note_retry(self, eid: str, state: EpisodeState, reason: str,
+                    report: ProcessorReport) -> None:
+        """Count and log one committed failure (`retry`, or `ignored` past the budget)."""
         report.extra[f"episodes_{state.value}"] = report.extra.get(
             f"episodes_{state.value}", 0) + 1
         if state is EpisodeState.IGNORED:
@@ -336,42 +317,24 @@ class EpisodeProcessor:
         self._log.info("episode %s -> %s (%s)", eid, state.value, reason)
 
     async def _fail_all(self, ids: list[str], reason: str, report: ProcessorReport) -> None:
-        def fn(conn: sqlite3.Connection) -> None:
-            for eid in ids:
-                self._retry(conn, eid, reason, report)
-
-        await self._store.transaction(fn)
+        states = await self._ledger.stage_batch({}, dict.fromkeys(ids, reason),
+                                                self._clock.now(), self._retry_plan())
+        for eid, state in states.items():
+            self._note_retry(eid, state, reason, report)
         self._emit("retry")
 
     async def _apply(self, row: ledger.LedgerRow, report: ProcessorReport) -> None:
         """Apply one staged proposal and mark it done, in one transaction."""
         proposal = row.proposal()
-        digest = row.proposal_digest or ""
         intents = intents_for(proposal)
-        temporary_ttl, long_term_ttl = self._store.ttls
-        now = self._store.now()
-
-        def fn(conn: sqlite3.Connection) -> str:
-            current = ledger.get(conn, row.episode_id)
-            if current is None or current.state is not EpisodeState.PROPOSED or (
-                current.proposal_digest != digest
-            ):
-                return "skipped"
-            try:
-                with savepoint(conn, "episode_apply"):
-                    result = apply_intents(conn, intents, now=now,
-                                           temporary_ttl=temporary_ttl,
-                                           long_term_ttl=long_term_ttl, origin="episodes")
-            except MemoryStoreError as err:
-                report.rejected[err.code] += 1
-                self._retry(conn, row.episode_id, err.code, report)
-                return "retry"
-            written = [r.memory_id for r in result.records]
-            ledger.mark_done(conn, row.episode_id, digest, written, now)
-            report.applied += len(written)
+        done = await self._ledger.apply_proposal(
+            row.episode_id, row.proposal_digest or "", intents, now=self._store.now(),
+            retry=self._retry_plan())
+        if done.outcome == "retry" and done.error is not None and done.state is not None:
+            report.rejected[done.error] += 1
+            self._note_retry(row.episode_id, done.state, done.error, report)
+        elif done.outcome == "applied":
+            report.applied += len(done.written)
             report.extra["episodes_done"] = report.extra.get("episodes_done", 0) + 1
-            return "applied"
-
-        outcome = await self._store.transaction(fn)
-        if outcome != "skipped":
-            self._emit(outcome)
+        if done.outcome != "skipped":
+            self._emit(done.outcome)

@@ -9,8 +9,9 @@ applies the intents and advances the memory cursor in one store transaction
 (with `StoreMemoryCursor`).
 
 Failures leave the cursor in place. An invalid answer, a model output error or an
-intent the store refuses counts an attempt (persisted in the store, table
-`notification_attempts`); after `retry_budget` attempts the batch becomes a
+intent the store refuses counts an attempt (persisted in the store's one work ledger,
+`memory.work_ledger`, scenario `notifications`, keyed by the batch's first context id);
+after `retry_budget` attempts the ledger marks the batch poisoned, it becomes a
 "poison_batch" gap and intake moves on. A missing model, an exhausted budget, and a
 failure of the store or the disk itself (`StorageFailureError`: disk full, a malformed
 database or index; any raw SQLite error) count no attempt: the work stays visibly
@@ -99,6 +100,7 @@ from companion_memory.memory.records import (
 from companion_memory.memory.search_text import fold
 from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
+from companion_memory.memory.work_ledger import Scenario, WorkAttempt, notification_key
 
 SCENARIO = "notifications"
 SOURCE_RETENTION = timedelta(days=14)
@@ -536,8 +538,9 @@ class NotificationProcessor:
     async def _fail(
         self, batch: list[NotificationRecord], code: str, report: ProcessorReport
     ) -> None:
-        attempts = await self._bump_attempt(batch[0].context_id, code)
-        if attempts < self._retry_budget:
+        failure = await self._bump_attempt(batch[0].context_id, code)
+        attempts = failure.attempts
+        if not failure.poisoned:
             report.error = code
             report.extra["retry_attempts"] = attempts
             return
@@ -553,17 +556,22 @@ class NotificationProcessor:
 
     async def attempts(self, first_context_id: int) -> int:
         """Failed attempts recorded for the batch that starts at `first_context_id`."""
-        return await self._store.batch_attempts(first_context_id)
+        row = await self._store.work_attempt(Scenario.NOTIFICATIONS,
+                                             notification_key(first_context_id))
+        return 0 if row is None else row.attempts
 
-    async def _bump_attempt(self, first_context_id: int, code: str) -> int:
+    async def _bump_attempt(self, first_context_id: int, code: str) -> WorkAttempt:
         self._attempts_dirty = True
-        return await self._store.record_batch_attempt(first_context_id, code,
-                                                      self._clock.now())
+        return await self._store.record_work_failure(
+            Scenario.NOTIFICATIONS, notification_key(first_context_id), code,
+            budget=self._retry_budget, at=self._clock.now())
 
     async def _clear_attempts(self, up_to: int) -> None:
+        """Forget the failures of the batches a commit or a gap passed (a poisoned
+        batch's row stays for status readers, `work_ledger.POISON_KEPT`)."""
         if not self._attempts_dirty:
             return
-        await self._store.clear_batch_attempts(up_to)
+        await self._store.clear_work_through(Scenario.NOTIFICATIONS, up_to)
         self._attempts_dirty = False
 
 

@@ -1,12 +1,13 @@
-"""Applying one staged candidate inside the store's transaction (synchronous).
+"""Planning one staged candidate's write inside the store's transaction (synchronous).
 
-`write_candidate(conn, ...)` runs on the store's thread inside
-`MemoryStore.transaction`: it re-reads the target and the subject's occupant in the
-same transaction, decides the outcome, executes the memory intents with
-`apply_intents` and records the outcome on the claimed receipt, all in one commit.
-A typed refusal from the store (owner rejection, authority, inactive target) is
-rolled back to a savepoint and recorded as the outcome, so the receipt still moves
-on and a retry never writes twice.
+`plan_candidate(reader, ...)` is the planner `SweepLedger.apply_candidate` runs on the
+store's thread inside one transaction: it re-reads the target and the subject's
+occupant through a `SweepReader` bound to that transaction and decides the outcome and
+the memory intents; `memory.sweep_ledger.apply_candidate` then executes them with
+`apply_intents` and records the outcome on the claimed receipt, all in one commit. A
+typed refusal from the store (owner rejection, authority, inactive target) is rolled
+back to a savepoint and recorded as the outcome, so the receipt still moves on and a
+retry never writes twice.
 
 Rules: promote Temporary -> Long-Term (promotion receipt = the sweep receipt id);
 add a Long-Term memory with authority `inference` (with its search-only detail, living
@@ -22,7 +23,6 @@ processor wrote during the window and remove that one, in the same transaction.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -38,16 +38,13 @@ from companion_memory.memory import (
     Kind,
     MemoryIntent,
     MemoryRecord,
-    MemoryStoreError,
     SourceRef,
     Status,
     Tier,
-    apply_intents,
     normalize_text,
 )
-from companion_memory.memory.rows import fetch_record, memory_detail, savepoint
-from companion_memory.memory.sweep_ledger import ReceiptKey, mark_applied
-from companion_memory.memory.sweep_reads import long_term_twin, long_term_with_subject
+from companion_memory.memory.sweep_ledger import CandidatePlan, ReceiptKey
+from companion_memory.memory.sweep_reads import SweepReader
 
 WRITE_OUTCOMES = frozenset({"promoted", "added", "amended", "reinforced", "merged"})
 CANDIDATE_AUTHORITY = Authority.INFERENCE
@@ -74,11 +71,11 @@ def derived_memory_id(key: ReceiptKey) -> str:
     return "sweep-" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:26]
 
 
-def _occupant(conn: sqlite3.Connection, subject: str, now: datetime) -> MemoryRecord | None:
+def _occupant(reader: SweepReader, subject: str, now: datetime) -> MemoryRecord | None:
     """The strongest live Long-Term memory whose subject normalizes to `subject`."""
     best: MemoryRecord | None = None
-    for record in long_term_with_subject(
-            conn, now, lambda stored: normalize_subject(stored) == subject):
+    for record in reader.long_term_with_subject(
+            now, lambda stored: normalize_subject(stored) == subject):
         if best is None or AUTHORITY_RANK[record.authority] > AUTHORITY_RANK[best.authority]:
             best = record
     return best
@@ -92,14 +89,14 @@ def _sources(candidate: Candidate) -> tuple[SourceRef, ...]:
     return tuple(SourceRef.parse(s) for s in candidate.sources)
 
 
-def _plan(
-    conn: sqlite3.Connection, candidate: Candidate, key: ReceiptKey, ctx: WriteContext
-) -> tuple[str, str | None, list[MemoryIntent]]:
+def plan_candidate(
+    reader: SweepReader, candidate: Candidate, key: ReceiptKey, ctx: WriteContext
+) -> CandidatePlan:
     """(outcome, memory_id, intents) for this candidate against the current database."""
     strength = AUTHORITY_RANK[CANDIDATE_AUTHORITY]
     if candidate.action == "promote":
         target_id = candidate.memory_id or ""
-        target = fetch_record(conn, target_id)
+        target = reader.record(target_id)
         if target is None or not _live(target, ctx.now):
             return "target_inactive", target_id, []
         if target.tier is Tier.LONG_TERM:
@@ -108,7 +105,7 @@ def _plan(
             return "not_temporary", target_id, []
         subject = normalize_subject(target.subject)
         if subject is not None:
-            occupant = _occupant(conn, subject, ctx.now)
+            occupant = _occupant(reader, subject, ctx.now)
             if occupant is not None and (
                 AUTHORITY_RANK[occupant.authority] >= AUTHORITY_RANK[target.authority]
             ):
@@ -121,7 +118,7 @@ def _plan(
 
     if candidate.action in ("amend", "reinforce", "merge"):
         target_id = candidate.memory_id or ""
-        target = fetch_record(conn, target_id)
+        target = reader.record(target_id)
         if target is None or not _live(target, ctx.now) or target.tier is not Tier.LONG_TERM:
             return "target_inactive", target_id, []
         if candidate.action == "reinforce":
@@ -132,7 +129,7 @@ def _plan(
         if strength < AUTHORITY_RANK[target.authority]:
             return "authority_too_low", target_id, []
         if candidate.action == "merge":
-            newer = fetch_record(conn, candidate.from_id or "")
+            newer = reader.record(candidate.from_id or "")
             if newer is None or not _live(newer, ctx.now) or newer.tier is not Tier.LONG_TERM:
                 return "source_inactive", target_id, []
             if strength < AUTHORITY_RANK[newer.authority]:
@@ -142,22 +139,22 @@ def _plan(
                 expected_revision=newer.revision, authority=CANDIDATE_AUTHORITY,
                 reason="merged_into_older_memory",
             )
-            return "merged", target_id, [_update(conn, target, candidate, ctx.day_start), removal]
+            return "merged", target_id, [_update(reader, target, candidate, ctx.day_start), removal]
         if normalize_text(candidate.text or "") == normalize_text(target.text):
             return "unchanged", target_id, []
-        return "amended", target_id, [_update(conn, target, candidate, ctx.day_start)]
+        return "amended", target_id, [_update(reader, target, candidate, ctx.day_start)]
 
     # add
     subject = candidate.subject
     if subject is not None:
-        occupant = _occupant(conn, subject, ctx.now)
+        occupant = _occupant(reader, subject, ctx.now)
         if occupant is not None:
             if AUTHORITY_RANK[occupant.authority] >= strength:
                 return "subject_occupied", occupant.memory_id, []
             return "amended", occupant.memory_id, [
-                _update(conn, occupant, candidate, ctx.day_start)]
+                _update(reader, occupant, candidate, ctx.day_start)]
     norm = normalize_text(candidate.text or "")
-    twin = long_term_twin(conn, norm, ctx.now)
+    twin = reader.long_term_twin(norm, ctx.now)
     if twin is not None:
         return "duplicate", twin, []
     new_id = derived_memory_id(key)
@@ -170,13 +167,13 @@ def _plan(
     return "added", new_id, [intent]
 
 
-def _update(conn: sqlite3.Connection, target: MemoryRecord, candidate: Candidate,
+def _update(reader: SweepReader, target: MemoryRecord, candidate: Candidate,
             day_start: datetime | None = None) -> MemoryIntent:
     """The update of `target` to the candidate's text; its search-only detail keeps its
     words and gains the candidate's (at most DETAIL_LIMIT_BYTES)."""
     detail = None
     if candidate.detail:
-        detail = _joined(memory_detail(conn, target.memory_id), candidate.detail)
+        detail = _joined(reader.detail(target.memory_id), candidate.detail)
     return MemoryIntent(
         op=IntentOp.UPDATE, memory_id=target.memory_id, expected_revision=target.revision,
         text=candidate.text, sources=_sources(candidate), authority=CANDIDATE_AUTHORITY,
@@ -198,24 +195,3 @@ def _joined(old: str, new: str) -> str:
     while words and len(" ".join(words).encode("utf-8")) > DETAIL_LIMIT_BYTES:
         words.pop(0)
     return " ".join(words)
-
-
-def write_candidate(
-    conn: sqlite3.Connection, candidate: Candidate, key: ReceiptKey, ctx: WriteContext
-) -> str:
-    """Plan, write and record the outcome on the claimed receipt; returns the outcome."""
-    outcome, memory_id, intents = _plan(conn, candidate, key, ctx)
-    if intents:
-        try:
-            with savepoint(conn, "sweep_candidate"):
-                result = apply_intents(
-                    conn, intents, now=ctx.now, temporary_ttl=ctx.temporary_ttl,
-                    long_term_ttl=ctx.long_term_ttl, origin="sweep",
-                )
-        except MemoryStoreError as err:
-            outcome = err.code
-        else:
-            if result.skipped and not result.records:
-                outcome = f"skipped_{result.skipped[0][1]}"[:48]
-    mark_applied(conn, key, outcome=outcome, memory_id=memory_id, now=ctx.now)
-    return outcome

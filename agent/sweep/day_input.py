@@ -47,7 +47,7 @@ from companion_memory.memory import MemoryRecord, SourceKind, Tier
 from companion_memory.memory.search_text import fold
 from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
-from companion_memory.memory.sweep_reads import window_memories
+from companion_memory.memory.sweep_ledger import SweepLedger
 
 TITLE_EXCERPT_CHARS = 80
 BODY_EXCERPT_CHARS = 240
@@ -247,8 +247,8 @@ async def gather_day(
 
     now = store.now()
     memories = [
-        m for m in await store.read(
-            lambda c: window_memories(c, window.start_utc, window.end_utc, now))
+        m for m in await SweepLedger(store).window_memories(
+            window.start_utc, window.end_utc, now)
         if not contains_secret(m.text) and (m.tier is Tier.TEMPORARY or (
             m.auto and any(cid in events for cid in _context_ids(m))))
     ]  # Long-Term: what a processor made of the day's notifications, not what was saved

@@ -61,6 +61,7 @@ from companion_memory.core.clock import Clock
 from companion_memory.core.settings import SettingsError, check_setting
 from companion_memory.memory import sweep_ledger as ledger
 from companion_memory.memory.store import EMBED_AFTER_WRITE, MemoryStore
+from companion_memory.memory.sweep_ledger import SweepLedger
 
 __all__ = [
     "RAW_OUTPUT_LIMIT_CHARS", "DailySweepProcessor", "DayResult", "StepHook",
@@ -114,6 +115,7 @@ class DailySweepProcessor:
         self.settings = settings
         self.context = context
         self.store = store
+        self.ledger = SweepLedger(store)
         self.clock = clock
         self.limits = limits or InputLimits()
         self._hook = step_hook
@@ -167,7 +169,7 @@ class DailySweepProcessor:
         return BatchOutcome(report, backlog=False)
 
     async def _run(self, report: ProcessorReport, results: list[DayResult]) -> None:
-        cursor = await self.store.read(ledger.read_cursor)
+        cursor = await self.ledger.cursor()
         if zone_mismatch(cursor, self.zone):
             report.error = "timezone_changed_requires_reconciliation"
             report.extra["state"] = "blocked"
@@ -193,11 +195,9 @@ class DailySweepProcessor:
 
     async def _sweep_window(self, window: Window, report: ProcessorReport) -> DayResult:
         day = DayResult(window.local_date.isoformat(), "incomplete")
-        cursor = await self.store.read(ledger.read_cursor)
+        cursor = await self.ledger.cursor()
         namespace = cursor.namespace if cursor else 1
-        stage = await self.store.read(
-            lambda c: ledger.read_stage(c, namespace, window.window_id)
-        )
+        stage = await self.ledger.stage(namespace, window.window_id)
         if stage is None:
             if await self._notifications_pending(window):
                 day.status, day.reason = "waiting", "notifications_pending"
@@ -232,12 +232,12 @@ class DailySweepProcessor:
         now = self.store.now()
         if self._deferred_at is not None and now < self._deferred_at:
             return
-        cursor = await self.store.read(ledger.read_cursor)
+        cursor = await self.ledger.cursor()
         if cursor is None:
             self._deferred_at = datetime.max.replace(tzinfo=UTC)
             return
         first = cursor.local_date - timedelta(days=ledger.STAGE_RETENTION_DAYS)
-        stages = await self.store.read(lambda c: ledger.stages_since(c, first))
+        stages = await self.ledger.stages_since(first)
         upcoming: list[datetime] = []
         applied = 0
         for stage in stages:
@@ -273,19 +273,9 @@ class DailySweepProcessor:
             return None
 
     async def _advance(self, window: Window, namespace: int) -> None:
-        now = self.store.now()
-
-        def move(conn: Any) -> None:
-            current = ledger.read_cursor(conn)
-            if current is None or current.end_utc != window.start_utc:
-                raise ledger.SweepCursorConflictError(
-                    "the sweep cursor does not end where this window starts; nothing advanced"
-                )
-            new = ledger.SweepCursor(self.zone, window.local_date, window.start_utc,
-                                     window.end_utc, window.window_id, namespace, "swept", now)
-            ledger.write_cursor(conn, new, expected_window_id=current.window_id)
-            ledger.prune(conn, window.local_date
-                         - timedelta(days=ledger.STAGE_RETENTION_DAYS))
-
-        await self.store.transaction(move)
+        new = ledger.SweepCursor(self.zone, window.local_date, window.start_utc,
+                                 window.end_utc, window.window_id, namespace, "swept",
+                                 self.store.now())
+        await self.ledger.advance(new, prune_before=window.local_date
+                                  - timedelta(days=ledger.STAGE_RETENTION_DAYS))
         self._step("advanced")

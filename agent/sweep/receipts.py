@@ -2,9 +2,10 @@
 
 Per candidate: claim the receipt (namespace, window_id, candidate digest), then
 write the memory and record the outcome on the receipt in one transaction
-(`apply.write_candidate`), then complete the receipt. A claimed receipt whose
-write is recorded is only completed on recovery, one without is written: nothing
-lost, nothing doubled. New claims stop at `max_writes` writes for the window. A
+(`SweepLedger.apply_candidate` with the planner `apply.plan_candidate`), then complete
+the receipt; each step is one typed operation of `SweepLedger`, one transaction. A
+claimed receipt whose write is recorded is only completed on recovery, one without is
+written: nothing lost, nothing doubled. New claims stop at `max_writes` writes for the window. A
 candidate that is not due yet (`Candidate.after`) is left unclaimed: the processor
 applies it on a later run, through the same receipts.
 """
@@ -18,10 +19,11 @@ from datetime import datetime
 from functools import partial
 
 from companion_memory.agent.processor import ProcessorReport
-from companion_memory.agent.sweep.apply import WRITE_OUTCOMES, WriteContext, write_candidate
+from companion_memory.agent.sweep.apply import WRITE_OUTCOMES, WriteContext, plan_candidate
 from companion_memory.agent.sweep.proposals import Candidate
 from companion_memory.memory import sweep_ledger as ledger
 from companion_memory.memory.store import MemoryStore
+from companion_memory.memory.sweep_ledger import SweepLedger
 
 StepHook = Callable[[str], None]
 
@@ -31,6 +33,7 @@ class ReceiptApplier:
 
     def __init__(self, store: MemoryStore, *, max_writes: int, step: StepHook) -> None:
         self.store = store
+        self.ledger = SweepLedger(store)
         self.max_writes = max_writes
         self._step = step
         self._claimant = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -41,9 +44,7 @@ class ReceiptApplier:
     ) -> int:
         """Claim, write and complete each due candidate; returns the window's write
         count. `day_start`: the swept day's start (UTC), when what it writes happened."""
-        receipts = await self.store.read(
-            lambda c: ledger.list_receipts(c, namespace, window_id)
-        )
+        receipts = await self.ledger.receipts(namespace, window_id)
         by_digest = {r.key.candidate_digest: r for r in receipts}
         writes = sum(1 for r in receipts if r.outcome in WRITE_OUTCOMES)
         temporary_ttl, long_term_ttl = self.store.ttls
@@ -58,23 +59,19 @@ class ReceiptApplier:
                 if writes >= self.max_writes:
                     report.rejected["write_limit"] += 1
                     continue
-                receipt = await self.store.transaction(
-                    partial(ledger.claim_receipt, key=key, claimant=self._claimant,
-                            memory_id=None, now=self.store.now())
-                )
+                receipt = await self.ledger.claim(key, claimant=self._claimant,
+                                                  now=self.store.now())
                 self._step("claimed")
             if not receipt.applied:
                 ctx = WriteContext(self.store.now(), temporary_ttl, long_term_ttl, day_start)
-                outcome = await self.store.transaction(
-                    partial(write_candidate, candidate=candidate, key=key, ctx=ctx)
-                )
+                outcome = await self.ledger.apply_candidate(
+                    key, partial(plan_candidate, candidate=candidate, key=key, ctx=ctx),
+                    now=ctx.now)
                 self._step("written")
                 report.proposals[f"outcome_{outcome}"] += 1
                 if outcome in WRITE_OUTCOMES:
                     writes += 1
                     report.applied += 1
-            await self.store.transaction(
-                partial(ledger.complete_receipt, key=key, now=self.store.now())
-            )
+            await self.ledger.complete(key, now=self.store.now())
             self._step("completed")
         return writes

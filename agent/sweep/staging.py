@@ -4,11 +4,12 @@ The day's input goes to the model once; the validated page and the raw output,
 with a digest, are stored in `sweep_stages` in one transaction (with the
 bootstrap anchor cursor when there is no cursor yet). A day with nothing to look
 at stages an empty page without a model call. An invalid answer is recorded as
-an attempt and nothing is staged until the retry budget is spent; then an empty
-`invalid_output` page is staged and counted as a gap. A day whose input is longer than
-the model's prompt allows (`prompt_too_long`: the same day never fits) is consolidated by
-the rules instead (`sweep_fallback`, page source `rules_prompt_too_long`), so a small
-model never holds the sweep on one long day.
+an attempt in the one work ledger (scenario `sweep`, `work_ledger.sweep_key`) and
+nothing is staged until the retry budget is spent (the ledger marks the window
+poisoned); then an empty `invalid_output` page is staged and counted as a gap.
+A day whose input is longer than the model's prompt allows (`prompt_too_long`: the
+same day never fits) is consolidated by the rules instead (`sweep_fallback`, page
+source `rules_prompt_too_long`), so a small model never holds the sweep on one long day.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from companion_memory.agent.sweep.proposals import (
 from companion_memory.agent.sweep.windows import Window, day_window
 from companion_memory.memory import sweep_ledger as ledger
 from companion_memory.memory.store import MemoryStore
+from companion_memory.memory.work_ledger import Scenario, sweep_key
 
 RAW_OUTPUT_LIMIT_CHARS = 16_384
 
@@ -104,12 +106,10 @@ class DayStager:
             error = raw.error or checked.error
             report.rejected.update(checked.dropped)
             if error is not None:
-                now = self.store.now()
-                attempts = await self.store.transaction(
-                    lambda c: ledger.record_attempt(
-                        c, namespace, window.window_id, error=error, now=now)
-                )
-                if attempts < self.retry_budget:
+                failure = await self.store.record_work_failure(
+                    Scenario.SWEEP, sweep_key(namespace, window.window_id), error,
+                    budget=self.retry_budget)
+                if not failure.poisoned:
                     return error
                 report.gaps += 1
                 page.update(source="invalid_output", reason=error, candidates=[], dropped={})
@@ -131,10 +131,4 @@ class DayStager:
             anchor = ledger.SweepCursor(
                 self.zone, before.local_date, before.start_utc, window.start_utc,
                 before.window_id, 1, "anchor", self.store.now())
-
-        def put(conn: Any) -> ledger.Stage:
-            if anchor is not None and ledger.read_cursor(conn) is None:
-                ledger.write_cursor(conn, anchor, expected_window_id=None)
-            return ledger.put_stage(conn, stage)
-
-        return await self.store.transaction(put)
+        return await ledger.SweepLedger(self.store).put_stage(stage, anchor=anchor)

@@ -34,6 +34,7 @@ from companion_memory.core.clock import Clock
 from companion_memory.memory import Tier
 from companion_memory.memory import sweep_ledger as ledger
 from companion_memory.memory.store import MemoryStore
+from companion_memory.memory.sweep_ledger import SweepLedger
 
 ZONE_CHANGED = "timezone_changed_requires_reconciliation"
 
@@ -55,6 +56,7 @@ class SweepSchedule:
                  bootstrap_days: int, limits: InputLimits) -> None:
         self.context = context
         self.store = store
+        self.ledger = SweepLedger(store)
         self.clock = clock
         self.zone = zone
         self.bootstrap_days = bootstrap_days
@@ -95,7 +97,7 @@ class SweepSchedule:
 
     async def pending_dates(self, *, limit: int = 31) -> list[Window]:
         """Completed windows not yet swept, oldest first (read only)."""
-        return await self.due(await self.store.read(ledger.read_cursor), limit=limit)
+        return await self.due(await self.ledger.cursor(), limit=limit)
 
 
 class SweepOperator:
@@ -104,13 +106,14 @@ class SweepOperator:
     def __init__(self, store: MemoryStore, schedule: SweepSchedule,
                  settings: SweepSettings) -> None:
         self.store = store
+        self.ledger = SweepLedger(store)
         self.schedule = schedule
         self.settings = settings
 
     async def status(self) -> dict[str, Any]:
         """Zone, switches, last completed window, pending dates, state and reason code."""
         zone = self.settings.zone
-        cursor = await self.store.read(ledger.read_cursor)
+        cursor = await self.ledger.cursor()
         pending = await self.schedule.due(cursor, limit=31)
         last = None
         if cursor is not None and cursor.kind != "anchor":
@@ -134,9 +137,7 @@ class SweepOperator:
         if zone_mismatch(cursor, zone):
             state, reason = "blocked", ZONE_CHANGED
         elif cursor is not None and pending:
-            stage = await self.store.read(
-                lambda c: ledger.read_stage(c, cursor.namespace, pending[0].window_id)
-            )
+            stage = await self.ledger.stage(cursor.namespace, pending[0].window_id)
             if _stage_broken(stage):
                 state, reason = "stalled", "stage_malformed"
         return {
@@ -154,25 +155,21 @@ class SweepOperator:
     async def reconcile(self) -> dict[str, Any]:
         """The explicit operator action (see the module docstring)."""
         zone = self.settings.zone
-        cursor = await self.store.read(ledger.read_cursor)
+        cursor = await self.ledger.cursor()
         if cursor is None:
             return {"reconciled": False, "reason": "no_cursor", "zone": zone}
         if cursor.zone != zone:
             reason = "timezone_changed"
         else:
             upcoming = next_window(cursor.end_utc, zone)
-            stage = await self.store.read(
-                lambda c: ledger.read_stage(c, cursor.namespace, upcoming.window_id)
-            )
+            stage = await self.ledger.stage(cursor.namespace, upcoming.window_id)
             if not _stage_broken(stage):
                 return {"reconciled": False, "reason": "nothing_to_reconcile",
                         "zone": zone, "namespace": cursor.namespace}
             reason = "stage_malformed"
         now = self.store.now()
-        new = await self.store.transaction(
-            lambda c: ledger.reconcile_cursor(
-                c, zone=zone, now=now, expected_window_id=cursor.window_id)
-        )
+        new = await self.ledger.reconcile(zone=zone, now=now,
+                                          expected_window_id=cursor.window_id)
         return {
             "reconciled": True,
             "reason": reason,

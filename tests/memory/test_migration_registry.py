@@ -26,7 +26,9 @@ from companion_memory.memory.migrations import (
     of_area,
 )
 from companion_memory.memory.rejections import register as register_rejections
+from companion_memory.memory.rows import to_us
 from companion_memory.memory.search_text import register as register_search_text
+from companion_memory.memory.work_ledger import Scenario, notification_key
 
 RECORDED_BEFORE_0008 = [m.name for m in MIGRATIONS[:7]]
 """What a database written before the index kept its own content (0008) records."""
@@ -68,7 +70,11 @@ def _snapshot(path: Path) -> dict[str, list[tuple[object, ...]]]:
                 "SELECT name, applied_at FROM schema_migrations ORDER BY name"
             ).fetchall(),
             "memories": conn.execute("SELECT * FROM memories ORDER BY rowid").fetchall(),
-            "episodes": conn.execute("SELECT * FROM episode_ledger").fetchall(),
+            # the columns every version has (0017 moved attempts to work_attempts)
+            "episodes": conn.execute(
+                "SELECT episode_id, day, state, reason, trace_digest, batch_id, "
+                "proposal_digest, proposal_json, applied_json, registered_at, updated_at "
+                "FROM episode_ledger").fetchall(),
             "cursor": conn.execute("SELECT * FROM sweep_cursor").fetchall(),
         }
     finally:
@@ -154,9 +160,12 @@ def test_a_new_database_records_the_registry_names(tmp_path: Path) -> None:
 def test_the_registry_follows_its_naming_rule() -> None:
     check_registry(MIGRATIONS)
     assert [m.name[:4] for m in MIGRATIONS] == [f"{i:04d}" for i in range(1, len(MIGRATIONS) + 1)]
-    assert [m.name for m in of_area("episode_ledger")] == ["0006_episode_ledger_create"]
+    assert [m.name for m in of_area("episode_ledger")] == [
+        "0006_episode_ledger_create", "0017_episode_ledger_drop_attempts"]
     assert [m.name for m in of_area("sweep_ledger")] == ["0007_sweep_ledger_create"]
-    assert len(of_area("memory")) == len(MIGRATIONS) - 2
+    assert [m.name for m in of_area("work_ledger")] == [
+        "0015_work_ledger_create", "0016_work_ledger_carry_over"]
+    assert len(of_area("memory")) == len(MIGRATIONS) - 5
     with pytest.raises(InvalidInputError, match="unknown migration area 'attic'; known: memory"):
         of_area("attic")
 
@@ -186,7 +195,7 @@ def test_applied_stamp_is_fixed_width_utc() -> None:
 
 def _store_before_0014(path: Path) -> None:
     """A store at 0013 holding the attempts table as the processor created it on first
-    use before 0014, with one row."""
+    use before 0014, with one row (its time unreadable, as a hand-made row's may be)."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         register_search_text(conn)
@@ -201,35 +210,128 @@ def _store_before_0014(path: Path) -> None:
         conn.close()
 
 
-def _attempt_rows(path: Path) -> list[tuple[object, ...]]:
+def _work_rows(path: Path) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(path)
     try:
-        return conn.execute("SELECT * FROM notification_attempts ORDER BY 1").fetchall()
+        return conn.execute(
+            "SELECT scenario, work_key, attempts, last_code, next_attempt_us, poisoned_us, "
+            "updated_us FROM work_attempts ORDER BY scenario, work_key").fetchall()
     finally:
         conn.close()
 
 
-async def test_the_attempts_table_is_a_migration_and_a_store_operation(tmp_path: Path) -> None:
-    """0014 creates `notification_attempts`; a store from before it, which holds the
-    table the processor used to create on first use, keeps its rows. The processor counts,
-    reads and clears attempts through the store, not SQL of its own."""
+def _tables_and_columns(path: Path) -> tuple[set[str], set[str]]:
+    conn = sqlite3.connect(path)
+    try:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(episode_ledger)")}
+        return tables, columns
+    finally:
+        conn.close()
+
+
+async def test_a_store_from_before_0014_keeps_its_counts_in_the_work_ledger(
+        tmp_path: Path) -> None:
+    """0014 creates `notification_attempts` only if missing; 0016 carries its row (the one
+    the processor made before 0014) into `work_attempts`, and the store counts, reads and
+    clears attempts through typed operations, not SQL of its own."""
     path = tmp_path / "memory.db"
     await asyncio.to_thread(_store_before_0014, path)
     at = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     store = await MemoryStore.open(path)
     try:
-        assert await store.batch_attempts(7) == 2
-        assert await store.batch_attempts(9) == 0
-        assert await store.record_batch_attempt(9, "x" * 100, at) == 1
-        assert await store.record_batch_attempt(9, "model_output", at) == 2
-        await store.clear_batch_attempts(8)
-        assert (await store.batch_attempts(7), await store.batch_attempts(9)) == (0, 2)
+        seven = await store.work_attempt(Scenario.NOTIFICATIONS, "7")
+        assert seven is not None and (seven.attempts, seven.last_code) == (2, "model_timeout")
+        assert await store.work_attempt(Scenario.NOTIFICATIONS, "9") is None
+        first = await store.record_work_failure(Scenario.NOTIFICATIONS, "9", "x" * 100,
+                                                budget=3, at=at)
+        assert (first.attempts, first.last_code, first.poisoned) == (1, "x" * 64, False)
+        second = await store.record_work_failure(Scenario.NOTIFICATIONS, "9",
+                                                 "model_output", budget=3, at=at)
+        assert second.attempts == 2
+        assert await store.clear_work_through(Scenario.NOTIFICATIONS, 8) == 1
+        assert await store.work_attempt(Scenario.NOTIFICATIONS, "7") is None
     finally:
         await store.close()
     recorded = [str(n) for n, _ in (await asyncio.to_thread(_snapshot, path))["recorded"]]
-    assert "0014_memory_notification_attempts" in recorded
-    assert await asyncio.to_thread(_attempt_rows, path) == [
-        (9, 2, "model_output", at.isoformat())]
+    assert {"0014_memory_notification_attempts", "0016_work_ledger_carry_over"} <= set(recorded)
+    assert await asyncio.to_thread(_work_rows, path) == [
+        ("notifications", "9", 2, "model_output", None, None, to_us(at))]
+    tables, _ = await asyncio.to_thread(_tables_and_columns, path)
+    assert "notification_attempts" not in tables and "work_attempts" in tables
     fresh = tmp_path / "fresh.db"
     await asyncio.to_thread(lambda: open_database(fresh).close())
-    assert await asyncio.to_thread(_attempt_rows, fresh) == []
+    assert await asyncio.to_thread(_work_rows, fresh) == []
+
+
+UPDATED = "2026-03-01T08:00:00.250000+00:00"
+BACKOFF = "2026-03-01T08:05:00.000000Z"
+
+
+def _store_at_0014_with_attempts(path: Path) -> None:
+    """A store as the previous release left it (every migration up to 0014), with a
+    failed attempt in each of the three older ledgers."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        register_search_text(conn)
+        register_rejections(conn)
+        _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0015"])
+        conn.execute("INSERT INTO notification_attempts VALUES (41, 2, 'model_timeout', ?)",
+                     (UPDATED,))
+        conn.execute("INSERT INTO sweep_attempts VALUES (1, '2026-02-27@UTC#a/b', 1, "
+                     "'model_output_invalid', ?)", (UPDATED,))
+        conn.execute("INSERT INTO sweep_attempts VALUES (2, '2026-02-28@UTC#b/c', 3, "
+                     "'model_output_invalid', ?)", (UPDATED,))
+        conn.execute(
+            "INSERT INTO sweep_stages VALUES (2, '2026-02-28@UTC#b/c', '2026-02-28', 1, "
+            "'{\"candidates\":[],\"source\":\"invalid_output\"}', 'd', ?)", (UPDATED,))
+        rows = [
+            ("ep-retry", "retry", 1, "stale_revision", BACKOFF),
+            ("ep-gone", "ignored", 3, "retry_budget_exhausted:model_timeout", None),
+            ("ep-done", "done", 1, None, None),
+            ("ep-new", "pending", 0, None, None),
+        ]
+        for eid, state, attempts, reason, backoff in rows:
+            conn.execute(
+                "INSERT INTO episode_ledger (episode_id, day, state, attempts, reason, "
+                "next_attempt_at, registered_at, updated_at) VALUES (?, '2026-03-01', ?, ?, "
+                "?, ?, ?, ?)", (eid, state, attempts, reason, backoff, UPDATED, UPDATED))
+    finally:
+        conn.close()
+
+
+async def test_an_upgraded_store_loses_no_count(tmp_path: Path) -> None:
+    """Opening a store of the previous schema carries every failed attempt of the three
+    older ledgers into `work_attempts` (count, code, backoff, given up or not), drops the
+    two attempt tables and the episode ledger's attempt columns, and the scenarios read
+    the same counts as before."""
+    path = tmp_path / "memory.db"
+    await asyncio.to_thread(_store_at_0014_with_attempts, path)
+    updated = to_us(datetime.fromisoformat(UPDATED))
+    backoff = to_us(datetime(2026, 3, 1, 8, 5, tzinfo=UTC))
+    store = await MemoryStore.open(path)
+    try:
+        row = await store.work_attempt(Scenario.NOTIFICATIONS, notification_key(41))
+        assert row is not None and (row.attempts, row.last_code) == (2, "model_timeout")
+        gone = await store.read(lambda c: ledger.get(c, "ep-gone"))
+        assert gone is not None and (gone.state.value, gone.attempts) == ("ignored", 3)
+        retry = await store.read(lambda c: ledger.get(c, "ep-retry"))
+        assert retry is not None and retry.attempts == 1
+        assert retry.next_attempt_at == BACKOFF
+        done = await store.read(lambda c: ledger.get(c, "ep-done"))
+        assert done is not None and done.attempts == 1
+        poisoned = {(p.scenario.value, p.key) for p in await store.poisoned_work()}
+        assert poisoned == {("episodes", "ep-gone"), ("sweep", "2026-02-28@UTC#b/c|2")}
+    finally:
+        await store.close()
+    assert await asyncio.to_thread(_work_rows, path) == [
+        ("episodes", "ep-done", 1, "unknown", None, None, updated),
+        ("episodes", "ep-gone", 3, "model_timeout", None, updated, updated),
+        ("episodes", "ep-retry", 1, "stale_revision", backoff, None, updated),
+        ("notifications", "41", 2, "model_timeout", None, None, updated),
+        ("sweep", "2026-02-27@UTC#a/b|1", 1, "model_output_invalid", None, None, updated),
+        ("sweep", "2026-02-28@UTC#b/c|2", 3, "model_output_invalid", None, updated, updated),
+    ]
+    tables, columns = await asyncio.to_thread(_tables_and_columns, path)
+    assert {"notification_attempts", "sweep_attempts"} & tables == set()
+    assert {"attempts", "next_attempt_at"} & columns == set()

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from companion_memory.memory import sweep_ledger as L
+from companion_memory.memory import work_ledger as W
 from companion_memory.memory.migrations import all_migrations, of_area
 
 NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
@@ -16,7 +17,7 @@ NOW = datetime(2026, 3, 10, 12, tzinfo=UTC)
 @pytest.fixture
 def conn() -> sqlite3.Connection:
     db = sqlite3.connect(":memory:")
-    for migration in of_area("sweep_ledger"):
+    for migration in [*of_area("sweep_ledger"), *of_area("work_ledger")[:1]]:
         db.executescript(migration.sql)
     return db
 
@@ -93,7 +94,14 @@ def test_receipt_protocol(conn: sqlite3.Connection) -> None:
     assert [r.key for r in L.list_receipts(conn, 1, "w1")] == [key]
 
 
-def test_attempts_count(conn: sqlite3.Connection) -> None:
-    assert L.get_attempts(conn, 1, "w1") == 0
-    assert L.record_attempt(conn, 1, "w1", error="model_output_invalid", now=NOW) == 1
-    assert L.record_attempt(conn, 1, "w1", error="model_timeout", now=NOW) == 2
+def test_attempts_count_in_the_work_ledger_and_go_with_the_window(
+        conn: sqlite3.Connection) -> None:
+    old, kept = "2026-02-01@UTC#a/b", "2026-03-09@UTC#c/d"
+    for window in (old, kept):
+        for code in ("model_output_invalid", "model_timeout"):
+            W.record_failure(conn, W.Scenario.SWEEP, W.sweep_key(1, window), code,
+                             now=NOW, budget=3)
+    assert W.count(conn, W.Scenario.SWEEP, W.sweep_key(1, kept)) == 2
+    L.prune(conn, date(2026, 2, 15))
+    assert W.count(conn, W.Scenario.SWEEP, W.sweep_key(1, old)) == 0
+    assert W.count(conn, W.Scenario.SWEEP, W.sweep_key(1, kept)) == 2

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from companion_memory import NotificationEvent, Runtime
-from companion_memory.agent.model.provider import ModelProvider
+from companion_memory.agent.model.deterministic import DeterministicProvider
+from companion_memory.agent.model.provider import ModelProvider, ModelRequest, ModelResponse
 from companion_memory.core.clock import FakeClock
 from companion_memory.device.config import Config, load_config
+from companion_memory.device.runtime import scenario_fallbacks
 from companion_memory.storage.monitor import DiskProbe, FakeDiskProbe
 
 START = datetime(2026, 3, 12, 9, 0, tzinfo=UTC)
@@ -97,3 +99,26 @@ def days(n: float) -> timedelta:
 async def intake_written(runtime: Runtime) -> int:
     """Notifications the ring writer has made durable so far."""
     return int((await runtime.status()).intake["written_persisted"])
+
+
+class Recording:
+    """The deterministic provider, keeping every request (what reached 'the model')."""
+
+    name = "deterministic"
+
+    def __init__(self) -> None:
+        self._inner = DeterministicProvider(scenario_fallbacks())
+        self.requests: list[ModelRequest] = []
+
+    async def complete(self, request: ModelRequest) -> ModelResponse:
+        self.requests.append(request)
+        return await self._inner.complete(request)
+
+    async def prepare(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    def of(self, scenario: str) -> list[dict[str, Any]]:
+        return [r.payload for r in self.requests if r.scenario == scenario]

@@ -10,15 +10,13 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from companion_memory.agent.model.deterministic import DeterministicProvider
-from companion_memory.agent.model.provider import ModelRequest, ModelResponse
 from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.core.clock import FakeClock
-from companion_memory.device.runtime import scenario_fallbacks
 from companion_memory.testing import event_ring, runtime_clock
 from tests.notifications.harness import event, pipeline
 from tests.settings_helpers import (
     START,
+    Recording,
     configured,
     intake_written,
     note,
@@ -38,29 +36,6 @@ BODIES = [
 
 async def _is(count: Any, want: int) -> bool:
     return bool(await count == want)
-
-
-class Recording:
-    """The deterministic provider, keeping every request (what reached 'the model')."""
-
-    name = "deterministic"
-
-    def __init__(self) -> None:
-        self._inner = DeterministicProvider(scenario_fallbacks())
-        self.requests: list[ModelRequest] = []
-
-    async def complete(self, request: ModelRequest) -> ModelResponse:
-        self.requests.append(request)
-        return await self._inner.complete(request)
-
-    async def prepare(self) -> None:
-        return None
-
-    async def close(self) -> None:
-        return None
-
-    def of(self, scenario: str) -> list[dict[str, Any]]:
-        return [r.payload for r in self.requests if r.scenario == scenario]
 
 
 async def test_batch_size_is_the_notifications_per_model_call(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import asyncio
 import inspect
 import time
 import tomllib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -36,19 +36,22 @@ PLENTY = 4 << 30
 """Free bytes of a disk far from every storage level."""
 
 
-def config_file(tmp_path: Path, toml: str, *, keywords: bool = True) -> Config:
-    """`toml` written to a file and read back through `load_config`, as the CLI does."""
+def config_file(tmp_path: Path, toml: str, *, keywords: bool = True,
+                env: Mapping[str, str] | None = None) -> Config:
+    """`toml` written to a file and read back through `load_config` (with the environment
+    overrides of `env`), as the CLI does."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "config.toml"
     text = toml if not keywords or "[memory]" in toml else KEYWORDS + toml
     tomllib.loads(text)  # a typo in a test's TOML fails here, by name
     path.write_text(text)
-    return load_config(path)
+    return load_config(path, env=env)
 
 
-async def configured(tmp_path: Path, toml: str, *, keywords: bool = True) -> Config:
+async def configured(tmp_path: Path, toml: str, *, keywords: bool = True,
+                     env: Mapping[str, str] | None = None) -> Config:
     """`config_file` off the event loop (it reads the file and the zone's tz data)."""
-    return await asyncio.to_thread(config_file, tmp_path, toml, keywords=keywords)
+    return await asyncio.to_thread(config_file, tmp_path, toml, keywords=keywords, env=env)
 
 
 def note(key: str, body: str, *, title: str = "Anna", app: str = "net.whatsapp.WhatsApp",

@@ -52,7 +52,7 @@ async def test_advertise_says_whether_the_ancs_solicitation_is_advertised(
     phone = Phone()
     async with running(tmp_path, cfg, start_link=True, link_connect=phone.connect) as runtime:
         await wait_for(lambda: phone.attempts >= 1, what="the first connect")
-        assert runtime.link_status().advertising.startswith(state)
+        assert (runtime.link_status().advertising or "").startswith(state)
 
 
 @pytest.mark.bluez

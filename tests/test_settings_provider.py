@@ -219,5 +219,30 @@ async def test_max_prompt_tokens_refuses_a_longer_prompt(tmp_path: Path) -> None
         report = await runtime.run_once()
         stats = (await runtime.status()).provider["stats"]
     notes = report.report_for("notifications")
-    assert notes.error is not None and "prompt_too_long" in notes.error
+    assert notes is not None and notes.error is not None and "prompt_too_long" in notes.error
     assert stats["completion_tokens"] == 0
+
+
+# the environment overrides ------------------------------------------------------------
+
+
+async def test_env_provider_overrides_the_files_kind(tmp_path: Path) -> None:
+    """`COMPANION_MEMORY_PROVIDER=openai` over a file that only describes the server."""
+    async with LoopbackServer() as server:
+        toml = f'[provider.openai]\nbase_url = "{server.base_url}"\nmodel = "tiny-model"\n'
+        cfg = await configured(tmp_path, toml, env={"COMPANION_MEMORY_PROVIDER": "openai"})
+        _, (_, pending, _, _) = await round_with(tmp_path, cfg)
+        assert len(server.requests) == 1 and pending == 1
+
+
+@pytest.mark.llama
+async def test_env_llama_model_overrides_the_files_model_path(tmp_path: Path) -> None:
+    """`COMPANION_MEMORY_LLAMA_MODEL=small` over a file naming a model that is not there:
+    the bundled model is used and no problem is reported."""
+    toml = ('[provider]\nkind = "llama"\n[provider.llama]\n'
+            f'model_path = "{tmp_path / "missing.gguf"}"\n')
+    for env, problem in (({}, True), ({"COMPANION_MEMORY_LLAMA_MODEL": "small"}, False)):
+        where = tmp_path / str(problem)
+        cfg = await configured(where, toml, env=env)
+        async with running(where, cfg) as runtime:
+            assert ((await runtime.status()).provider_problem is not None) is problem

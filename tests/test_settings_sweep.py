@@ -13,6 +13,7 @@ import pytest
 
 from companion_memory import Runtime
 from companion_memory.agent.model.provider import ModelRequest, ModelResponse
+from companion_memory.agent.report import RoundReport
 from companion_memory.core.clock import FakeClock
 from companion_memory.memory import Tier
 from tests.settings_helpers import START, Recording, configured, days, note, running
@@ -28,8 +29,15 @@ async def feed_day(runtime: Runtime, day: int = 0) -> None:
     await runtime.run_once()
 
 
-def swept(report: Any) -> list[str]:
-    return [d["local_date"] for d in report.report_for("sweep").extra["dates"]]
+def swept_days(report: RoundReport) -> list[dict[str, Any]]:
+    sweep = report.report_for("sweep")
+    assert sweep is not None
+    dates: list[dict[str, Any]] = sweep.extra["dates"]
+    return dates
+
+
+def swept(report: RoundReport) -> list[str]:
+    return [d["local_date"] for d in swept_days(report)]
 
 
 @pytest.mark.parametrize(("toml", "state"), [
@@ -106,7 +114,7 @@ async def sweep_of_many_facts(tmp_path: Path, toml: str) -> tuple[dict[str, Any]
         report = await runtime.run_once()
         facts = [r for r in await runtime.list_memories(tier=Tier.LONG_TERM)
                  if r.text.startswith("Fact number")]
-    (day,) = report.report_for("sweep").extra["dates"]
+    (day,) = swept_days(report)
     return day, len(facts)
 
 

@@ -935,22 +935,27 @@ class Runtime:
     async def _watch_rounds(self) -> None:
         """After each round: its report and a fresh status file; between rounds, the
         status every `storage.check_interval_s` (free space, pending and the link move)."""
+        # The interval is on the runtime's clock, as every other delay of the product is
+        # (a host's or a test's fake clock moves it; the loop's own time would not).
         interval = self._config.storage.check_interval_s
         while True:
             seen = self._worker.rounds
             waiter = asyncio.ensure_future(self._worker.wait_rounds(seen + 1))
+            timer = asyncio.ensure_future(self._clock.sleep(interval))
             try:
-                done, _ = await asyncio.wait({waiter}, timeout=interval)
+                done, _ = await asyncio.wait({waiter, timer},
+                                             return_when=asyncio.FIRST_COMPLETED)
             finally:
-                if not waiter.done():
-                    waiter.cancel()
-                    await asyncio.gather(waiter, return_exceptions=True)
+                for future in (waiter, timer):
+                    if not future.done():
+                        future.cancel()
+                await asyncio.gather(waiter, timer, return_exceptions=True)
             report = self._worker.last_report
             if waiter in done and report is not None and self._worker.rounds > seen:
                 await self._record_round(report, explicit=False)
             elif waiter in done:  # the worker stopped: refresh on the interval only
                 await self._publish_status("running")
-                await asyncio.sleep(interval)
+                await self._clock.sleep(interval)
             else:
                 await self._publish_status("running")
 

@@ -57,6 +57,8 @@ EFFECT_TESTS: dict[str, str] = {
         "tests/test_settings_memory.py::test_embedder_is_the_model_recall_fuses_with_keywords",
     "memory.embedder_threads":
         "tests/test_settings_memory.py::test_embedder_threads_is_the_threads_per_embedding_call",
+    "memory.question_threads": "tests/device/test_settings_effects.py::"
+        "test_embedder_threads_and_question_threads_reach_the_model",
     # [episodes]
     "episodes.batch_size":
         "tests/test_settings_episodes.py::test_batch_size_is_the_episodes_per_model_call",

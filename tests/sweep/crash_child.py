@@ -25,8 +25,8 @@ import orjson
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.sweep import DailySweepProcessor, ModelSweepExtractor, sweep_fallback
 from companion_memory.core.clock import FakeClock
-from companion_memory.testing import ScriptedProvider
 from companion_memory.memory.store import MemoryStore
+from companion_memory.testing import ScriptedProvider
 from tests.sweep.helpers import ProcessedLog
 
 

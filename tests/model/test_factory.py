@@ -101,8 +101,8 @@ async def test_llama_settings_build_a_budgeted_llama(model_path: str, tmp_path: 
     provider = await asyncio.to_thread(
         build_provider, settings, root=str(tmp_path), clock=FakeClock()
     )
+    assert isinstance(provider, BudgetedProvider)
     try:
-        assert isinstance(provider, BudgetedProvider)
         assert isinstance(provider.inner, LlamaCppProvider)
         response = await provider.complete(REQUEST)
         assert "ok" in orjson.loads(response.text)

@@ -25,11 +25,18 @@ import tempfile
 import time
 from pathlib import Path
 
+import orjson
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion_memory.agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback  # noqa: E402
-from companion_memory.agent.model import DeterministicProvider, ModelRequest, ModelResponse  # noqa: E402
+from companion_memory.agent.episodes import (  # noqa: E402
+    EpisodeProcessor,
+    EpisodeRecorder,
+    ModelEpisodeExtractor,
+    episode_fallback,
+)
+from companion_memory.agent.model import ModelRequest, ModelResponse  # noqa: E402
 from companion_memory.agent.model.merge import MemoryMergeEngine  # noqa: E402
 from companion_memory.core.clock import SystemClock  # noqa: E402
 from companion_memory.memory.records import Tier  # noqa: E402
@@ -40,19 +47,20 @@ HEADING = "## Episodes (issue 6)"
 
 
 class SlowDeterministic:
-    """The deterministic fallback plus a fixed per-call cost (a stand-in model)."""
+    """A stand-in model: the rules' answer in the episodes' answer format, after a fixed
+    per-call cost."""
 
     name = "slow-deterministic"
 
     def __init__(self, call_s: float) -> None:
-        self._inner = DeterministicProvider({"episodes": episode_fallback})
         self._call_s = call_s
         self.calls = 0
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         self.calls += 1
         await asyncio.sleep(self._call_s)
-        return await self._inner.complete(request)
+        text = orjson.dumps(episode_fallback(request.payload)).decode()
+        return ModelResponse(text, 0, 0, self.name)
 
     async def prepare(self) -> None:
         return None
@@ -96,7 +104,8 @@ async def bench_process(root: Path, n: int, batch_size: int, call_s: float) -> d
         for i in range(n):
             await recorder.record(topic_episode(i))
         provider = SlowDeterministic(call_s)
-        processor = EpisodeProcessor(recorder, store, MemoryMergeEngine(provider),
+        processor = EpisodeProcessor(recorder, store,
+                                     ModelEpisodeExtractor(MemoryMergeEngine(provider)),
                                      clock=clock, batch_size=batch_size)
         started = time.perf_counter()
         for _ in range(n + 5):

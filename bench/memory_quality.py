@@ -262,11 +262,13 @@ DECODE_FIELDS = ("calls", "new_prompt_tokens", "reused_prompt_tokens", "prompt_s
 
 class Watched:
     """Wraps a provider: counts model seconds, keeps every prompt for the leak check, and
-    sums the decoding loop's counters where the provider keeps them (llama.cpp)."""
+    sums the decoding loop's counters where the provider keeps them (llama.cpp). With no
+    provider (kind "deterministic": the rules extract) nothing is watched: `provider` is
+    None and the runtime gets none."""
 
-    def __init__(self, inner: ModelProvider) -> None:
+    def __init__(self, inner: ModelProvider | None) -> None:
         self.inner = inner
-        self.name = inner.name
+        self.name = inner.name if inner is not None else "deterministic"
         self.seconds = 0.0
         self.prompts: list[str] = []
         self.decode: dict[str, float] = dict.fromkeys(DECODE_FIELDS, 0)
@@ -275,6 +277,7 @@ class Watched:
     async def complete(self, request: ModelRequest) -> ModelResponse:
         self.prompts.append("\n".join(m.content for m in request.messages))
         started = time.perf_counter()
+        assert self.inner is not None  # (the runtime gets no wrapper without a provider)
         try:
             return await self.inner.complete(request)
         finally:
@@ -301,7 +304,8 @@ class Watched:
         d["drafts"] += gen.drafts
 
     async def prepare(self) -> None:
-        await self.inner.prepare()
+        if self.inner is not None:
+            await self.inner.prepare()
 
     async def close(self) -> None:
         close = getattr(self.inner, "close", None)
@@ -310,6 +314,11 @@ class Watched:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
+
+    @property
+    def provider(self) -> ModelProvider | None:
+        """What the runtime is given: this wrapper, or None when there is no model."""
+        return self if self.inner is not None else None
 
 
 def provider_config(spec: str, person_zone: str = ZONE) -> tuple[str, Config]:
@@ -457,7 +466,7 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
         await asyncio.to_thread(prepare_root, Path(root))
         watched = Watched(await asyncio.to_thread(
             build_configured_provider, config, Path(root), clock))
-        runtime = Runtime(config, root=root, clock=clock, provider=watched,
+        runtime = Runtime(config, root=root, clock=clock, provider=watched.provider,
                           start_worker=False, start_link=False)
         await runtime.open()
         cid_to_row: dict[int, str] = {}

@@ -33,13 +33,16 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelProvider, ModelRequest
 from companion_memory.agent.model.scripted import ScriptedProvider
 from companion_memory.agent.notification_log.log import NotificationContext
 from companion_memory.agent.notification_log.state import StoreMemoryCursor
-from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.extractor import (
+    ModelNotificationExtractor,
+    RulesNotificationExtractor,
+)
+from companion_memory.agent.notifications.fallback import distill
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.worker import MemoryWorker
 from companion_memory.ble.events import NotificationEvent
@@ -106,8 +109,7 @@ async def pipeline_run(root: Path, events: list[NotificationEvent]) -> tuple[flo
     store = await MemoryStore.open(root / "memory.sqlite3", clock=clock)
     context = await NotificationContext.open(root, ring, cursor=StoreMemoryCursor(store),
                                              clock=clock)
-    provider = DeterministicProvider({"notifications": notification_fallback})
-    processor = NotificationProcessor(context, store, MemoryMergeEngine(provider), clock=clock)
+    processor = NotificationProcessor(context, store, RulesNotificationExtractor(), clock=clock)
     totals = {"batches": 0, "model_calls": 0, "applied": 0, "filtered": 0}
     started = time.perf_counter()
     for offset in range(0, len(events), 500):
@@ -179,12 +181,17 @@ async def cancel_latency(root: Path, cancels: int, token_ms: float) -> dict[str,
             raise
 
     def long_answer(request: ModelRequest) -> str:
-        return orjson.dumps(notification_fallback(request.payload)).decode() + " " * 2000
+        """The per-batch contract, each item the rules' statement, then a long tail."""
+        answer = {str(i): {"about": "", "a": "new", "t": (distill(item) or "")[:120],
+                           "k": "event", "r": 0}
+                  for i, item in enumerate(request.payload["items"], 1)}
+        return orjson.dumps(answer).decode() + " " * 2000
 
     provider: ModelProvider = ScriptedProvider([long_answer], repeat_last=True,
                                                token_delay_s=token_ms / 1000,
                                                sleep=streaming_sleep)
-    processor = NotificationProcessor(context, store, MemoryMergeEngine(provider), clock=clock)
+    processor = NotificationProcessor(
+        context, store, ModelNotificationExtractor(MemoryMergeEngine(provider)), clock=clock)
     worker = MemoryWorker(clock=clock, idle_delay=0.02)
     worker.register(processor)
     await worker.start()
@@ -252,7 +259,8 @@ async def idle_hour(root: Path, publish_every_s: float | None) -> dict[str, floa
     context = await NotificationContext.open(root, ring, cursor=StoreMemoryCursor(store),
                                              clock=typed)
     provider = ScriptedProvider([], sleep=clock.sleep)
-    processor = NotificationProcessor(context, store, MemoryMergeEngine(provider), clock=typed)
+    processor = NotificationProcessor(
+        context, store, ModelNotificationExtractor(MemoryMergeEngine(provider)), clock=typed)
     worker = MemoryWorker(clock=typed, idle_delay=300)
     worker.register(processor)
     await worker.start()

@@ -237,8 +237,8 @@ async def pipeline(
     await asyncio.to_thread(prepare_root, Path(root))
     watched = Watched(await asyncio.to_thread(build_configured_provider, config, Path(root),
                                               clock))
-    runtime = Runtime(config, root=root, clock=clock, provider=watched, start_worker=False,
-                      start_link=False)
+    runtime = Runtime(config, root=root, clock=clock, provider=watched.provider,
+                      start_worker=False, start_link=False)
     await runtime.open()
     try:
         await runtime.feed([row.event(i) for i, row in enumerate(rows)])

@@ -14,8 +14,8 @@ the kernel when the process dies.
 
 `open()` wires, in order: the root (checked, marked, locked), the `EventRing`, the
 `MemoryStore`, the `NotificationContext` (memory cursor in the store), the model
-provider (scenario fallbacks registered on the deterministic one), the
-`MemoryMergeEngine`, the processors (storage maintenance, episodes, notifications,
+provider (none for kind "deterministic": the rules extract), each scenario's extractor
+(`device.providers.build_extractors`), the processors (storage maintenance, episodes, notifications,
 daily sweep, in that order), the `StorageMonitor` with its cleaners, the
 `MemoryWorker` (started only when `start_worker`) and the `RingWriter`, which
 persists every published notification within `intake.loss_window_s` whatever the
@@ -53,11 +53,8 @@ from types import TracebackType
 from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from companion_memory.agent.episodes.fallback import episode_fallback
 from companion_memory.agent.episodes.processor import EpisodeProcessor
 from companion_memory.agent.episodes.recorder import EpisodeRecorder, RecordResult
-from companion_memory.agent.model.factory import describe
-from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelProvider
 from companion_memory.agent.model.settings import ProviderConfigError
 from companion_memory.agent.model.unavailable import UnavailableProvider
@@ -67,8 +64,6 @@ from companion_memory.agent.notification_log.types import (
     Gap,
     NotificationRecord,
 )
-from companion_memory.agent.notifications.contract import items_per_call
-from companion_memory.agent.notifications.fallback import notification_fallback
 from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.agent.notifications.ring_writer import RingWriter
@@ -80,7 +75,6 @@ from companion_memory.agent.storage_maintenance import (
     TemporaryMemoryCleaner,
     pause_intake_with_level,
 )
-from companion_memory.agent.sweep.fallback import sweep_fallback
 from companion_memory.agent.sweep.processor import DailySweepProcessor
 from companion_memory.agent.worker import MemoryWorker, WorkerState
 from companion_memory.ble.events import NotificationEvent
@@ -91,7 +85,7 @@ from companion_memory.device.config import Config
 from companion_memory.device.errors import DeviceError
 from companion_memory.device.link import Connect, PhoneLinkService
 from companion_memory.device.lock import EMBEDDED, RootLock
-from companion_memory.device.providers import build_from_config
+from companion_memory.device.providers import Extractors, build_extractors, build_from_config
 from companion_memory.device.reports import (
     ReportsCleaner,
     append_report,
@@ -159,24 +153,14 @@ class RuntimeStateError(DeviceError, StateError):
 _OWNER = re.compile(r"[a-z][a-z0-9 _-]{0,31}")
 
 
-def scenario_fallbacks() -> dict[str, Any]:
-    """The deterministic provider's fallback per scenario (the offline, no-model path)."""
-
-    return {
-        "notifications": notification_fallback,
-        "episodes": episode_fallback,
-        "sweep": sweep_fallback,
-    }
-
-
 def build_configured_provider(config: Config, root: Path, clock: Clock,
-                              fs: FileSystem | None = None) -> ModelProvider:
-    """The provider named by `config.provider` (budgeted; explicit fallback only).
+                              fs: FileSystem | None = None) -> ModelProvider | None:
+    """The provider named by `config.provider` (budgeted; explicit fallback only), or None
+    for kind "deterministic" (no model: the rules extract).
 
     Blocking (checks the model file, may load it): call it off the event loop."""
 
-    return build_from_config(config, root=root, clock=clock, fallbacks=scenario_fallbacks(),
-                             fs=fs)
+    return build_from_config(config, root=root, clock=clock, fs=fs)
 
 
 class Runtime:
@@ -257,7 +241,7 @@ class Runtime:
     def state(self) -> RuntimeState:
         return self._state
 
-    async def _build_provider(self) -> ModelProvider:
+    async def _build_provider(self) -> ModelProvider | None:
         """The configured provider; a missing or unreadable model file does not stop intake.
 
         Notifications keep landing durably and stay pending, visible in the round
@@ -274,6 +258,10 @@ class Runtime:
             log.error("model unavailable (%s key=provider.llama.model_path); intake continues, "
                       "work stays pending", err.code)
             return UnavailableProvider(self._config.provider.kind, err.reason)
+
+    def _provider_name(self) -> str:
+        """The model provider's name, or "deterministic" with no model (the rules)."""
+        return "deterministic" if self._provider is None else self._provider.name
 
     async def _take_lock(self, stack: AsyncExitStack) -> None:
         """The root's lock, before anything else is opened (`RootBusyError` when another
@@ -326,16 +314,13 @@ class Runtime:
                 provider = self._provider_override
                 if provider is None:
                     provider = await self._build_provider()
-                self._provider: ModelProvider = provider
-                stack.push_async_callback(self._provider.close)
-                if cfg.provider.llama.preload and "llama" in (cfg.provider.kind,
-                                                               cfg.provider.fallback):
-                    await self._provider.prepare()
-                self._engine = MemoryMergeEngine(
-                    self._provider,
-                    max_output_tokens=cfg.provider.max_output_tokens,
-                    deadline_s=cfg.provider.deadline_s,
-                )
+                self._provider: ModelProvider | None = provider
+                if provider is not None:
+                    stack.push_async_callback(provider.close)
+                    if cfg.provider.llama.preload and "llama" in (cfg.provider.kind,
+                                                                   cfg.provider.fallback):
+                        await provider.prepare()
+                self._extractors: Extractors = build_extractors(cfg, provider)
                 # reading the zone's tz data is file I/O: off the loop
                 self._zone = await asyncio.to_thread(ZoneInfo, cfg.sweep.zone)
                 self._wire_processors()
@@ -378,7 +363,7 @@ class Runtime:
             self._state = RuntimeState.CLOSED
             raise
         self._state = RuntimeState.OPEN
-        log.info("runtime open", extra={"fields": {"provider": self._provider.name,
+        log.info("runtime open", extra={"fields": {"provider": self._provider_name(),
                                                    "owner": self._owner}})
         return self
 
@@ -410,21 +395,21 @@ class Runtime:
             str(self._root), fs=self._fs, clock=self._clock, settings=cfg.episodes
         )
         episodes = EpisodeProcessor(
-            self._recorder, self._store, self._engine, clock=self._clock,
+            self._recorder, self._store, self._extractors.episodes, clock=self._clock,
             settings=cfg.episodes, retry_budget=cfg.worker.retry_budget,
         )
         notifications = NotificationProcessor(
-            self._context, self._store, self._engine, clock=self._clock, settings=cfg.intake,
+            self._context, self._store, self._extractors.notifications, clock=self._clock,
+            settings=cfg.intake,
             retry_budget=cfg.worker.retry_budget, related_limit=cfg.worker.related_limit,
             zone=self._zone,
             # a memory's copy of its sources' words lives as long as the log keeps them
             source_retention=timedelta(days=s.normal_retention_days),
-            items_per_call=None if cfg.provider.kind == "deterministic"
-            else items_per_call(cfg.provider.max_output_tokens),
             noise_model=self._noise_model,
         )
         self._sweep = DailySweepProcessor(
-            self._context, self._store, self._engine, clock=self._clock, settings=cfg.sweep,
+            self._context, self._store, self._extractors.sweep, clock=self._clock,
+            settings=cfg.sweep,
         )
         self._processors: list[Processor] = [
             self._storage_step,
@@ -876,7 +861,7 @@ class Runtime:
             recent_gaps=tuple(gaps[-5:]),
             memory=await self._store.stats(),
             worker=self._worker.status(),
-            provider=describe(self._provider),
+            provider=self._extractors.describe(self._provider),
             provider_problem=self._provider_problem,
             store_problem=self._store_problem(),
             sweep=await self._sweep.status(),

@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from companion_memory import NotificationEvent, Runtime
-from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.provider import ModelProvider, ModelRequest, ModelResponse
 from companion_memory.core.clock import FakeClock
 from companion_memory.device.config import Config, load_config
-from companion_memory.device.runtime import scenario_fallbacks
 from companion_memory.storage.monitor import DiskProbe, FakeDiskProbe
+from tests.doubles import answer_like_the_rules
 
 START = datetime(2026, 3, 12, 9, 0, tzinfo=UTC)
 """A Thursday morning, UTC."""
@@ -105,17 +104,19 @@ async def intake_written(runtime: Runtime) -> int:
 
 
 class Recording:
-    """The deterministic provider, keeping every request (what reached 'the model')."""
+    """A model double that answers what the rules would say, in each scenario's real
+    answer format (`tests.doubles.answer_like_the_rules`), keeping every request (what
+    reached 'the model')."""
 
-    name = "deterministic"
+    name = "recording"
 
     def __init__(self) -> None:
-        self._inner = DeterministicProvider(scenario_fallbacks())
         self.requests: list[ModelRequest] = []
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         self.requests.append(request)
-        return await self._inner.complete(request)
+        return ModelResponse(text=answer_like_the_rules(request), prompt_tokens=0,
+                             completion_tokens=0, provider=self.name)
 
     async def prepare(self) -> None:
         return None

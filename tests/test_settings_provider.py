@@ -186,7 +186,7 @@ def llama_toml(extra: str) -> str:
 
 def engine_of(runtime: Runtime) -> Any:
     """The loaded llama.cpp engine behind the runtime's budgeted provider."""
-    return runtime._provider.inner._engine  # type: ignore[attr-defined]
+    return runtime._provider.inner._engine  # type: ignore[union-attr]
 
 
 @pytest.mark.llama

@@ -1,5 +1,12 @@
 """episodes scenario: recorded agent tasks become Device Memory."""
 
+from companion_memory.agent.episodes.extractor import (
+    EpisodeBatch,
+    EpisodeExtraction,
+    EpisodeExtractor,
+    ModelEpisodeExtractor,
+    RulesEpisodeExtractor,
+)
 from companion_memory.agent.episodes.fallback import episode_fallback
 from companion_memory.agent.episodes.model import (
     Episode,
@@ -22,14 +29,19 @@ from companion_memory.agent.episodes.recorder import EpisodeRecorder, RecordResu
 __all__ = [
     "ANSWER_SCHEMA",
     "Episode",
+    "EpisodeBatch",
     "EpisodeError",
+    "EpisodeExtraction",
+    "EpisodeExtractor",
     "EpisodeProcessor",
     "EpisodeRecorder",
     "EpisodeStatus",
     "Evidence",
     "EvidenceKind",
     "GoalResult",
+    "ModelEpisodeExtractor",
     "RecordResult",
+    "RulesEpisodeExtractor",
     "Step",
     "TraceRef",
     "derived_memory_id",

@@ -1,4 +1,4 @@
-"""The episodes answer of the `DeterministicProvider` (no model).
+"""The episodes' rules (no model), called in process by `RulesEpisodeExtractor`.
 
 Rules, per episode of the payload (`{"episodes": [...], "related": [...]}`):
 - goal achieved (or partial) with steps: the steps become a `device_procedure`

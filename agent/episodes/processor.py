@@ -6,7 +6,8 @@ One `run_batch()`:
 2. applies staged proposals first (`proposed` rows; no model call);
 3. otherwise takes at most `batch_size` eligible episodes (ineligible or
    unreadable traces become `ignored` with a reason), marks them `processing`,
-   recalls related Device Memory for each, and makes ONE `engine.extract` call;
+   recalls related Device Memory for each, and asks the extractor once for the batch
+   (the rules, or one model call: `agent.episodes.extractor`);
 4. validates every answered item on its own (`proposals.validate_answer`) and,
    in one transaction, stages each clean episode's proposal (`proposed`) and
    sends each episode with a rejected item (or no item) to `retry`;
@@ -35,21 +36,15 @@ from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 from typing import Any
 
+from companion_memory.agent.episodes.extractor import EpisodeBatch, EpisodeExtractor
 from companion_memory.agent.episodes.model import Episode, EpisodeError
 from companion_memory.agent.episodes.proposals import (
-    ANSWER_SCHEMA,
-    SCENARIO,
-    SYSTEM_PROMPT,
     intents_for,
-    memory_view,
-    model_view,
     related_query,
     staged_json,
-    validate_answer,
 )
 from companion_memory.agent.episodes.recorder import EpisodeRecorder, TraceRef
 from companion_memory.agent.episodes.settings import EpisodesSettings
-from companion_memory.agent.model.merge import MemoryMergeEngine, RawProposal
 from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     ModelError,
@@ -62,7 +57,6 @@ from companion_memory.core.settings import check_setting
 from companion_memory.memory import episode_ledger as ledger
 from companion_memory.memory.episode_ledger import EpisodeLedger, EpisodeState, RetryPlan
 from companion_memory.memory.records import MemoryRecord, Tier
-from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
 from companion_memory.storage.fs import StorageIOError
 
@@ -82,7 +76,7 @@ class EpisodeProcessor:
         self,
         recorder: EpisodeRecorder,
         store: MemoryStore,
-        engine: MemoryMergeEngine,
+        extractor: EpisodeExtractor,
         *,
         clock: Clock,
         batch_size: int = 5,
@@ -102,7 +96,7 @@ class EpisodeProcessor:
         self._recorder = recorder
         self._store = store
         self._ledger = EpisodeLedger(store)
-        self._engine = engine
+        self._extractor = extractor
         self._clock = clock
         self._batch_size = batch_size
         self._retry_budget = retry_budget
@@ -244,14 +238,9 @@ class EpisodeProcessor:
         report.analyzed += len(ids)
         related = await self._related(batch)
         rejections = await self._store.recent_rejections()
-        views = [model_view(batch[eid]) for eid in ids]
-        related_views = [memory_view(r) for r in related.values()]
         try:
-            raw: RawProposal = await self._engine.extract(
-                scenario=SCENARIO, system=SYSTEM_PROMPT, items=views, related=related_views,
-                rejections=rejections, schema=ANSWER_SCHEMA,
-                payload={"episodes": views, "related": related_views},
-            )
+            extraction = await self._extractor.extract(
+                EpisodeBatch(batch, related, tuple(rejections)))
         except (ModelUnavailableError, BudgetExhaustedError) as err:
             await self._ledger.release(ids, self._clock.now())
             report.error = err.code
@@ -262,14 +251,11 @@ class EpisodeProcessor:
             report.error = err.code
             await self._fail_all(ids, err.code, report)
             return
-        report.model_calls += 1
-        report.prompt_tokens += raw.prompt_tokens
-        report.model_s += raw.model_s
-        report.completion_tokens += raw.completion_tokens
-        if raw.data is None:
-            await self._fail_all(ids, f"model_output_{raw.error or 'invalid'}", report)
+        extraction.usage.add_to(report)
+        if extraction.failure is not None:
+            await self._fail_all(ids, extraction.failure, report)
             return
-        result = validate_answer(raw.data, batch, related, secret_check=contains_secret)
+        result = extraction.result
         for code in result.stray:
             report.rejected[code] += 1
         report.proposals["ignore"] += result.ignored_items

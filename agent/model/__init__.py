@@ -4,7 +4,6 @@ The OpenAI-compatible HTTP provider is `agent.model.openai_http.OpenAICompatible
 it is not imported here because it needs httpx, the optional `http` extra."""
 
 from companion_memory.agent.model.budget import BudgetedProvider
-from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.factory import FallbackProvider, build_provider, describe
 from companion_memory.agent.model.llama import CancelReport, LlamaCppProvider
 from companion_memory.agent.model.merge import MemoryMergeEngine, RawProposal
@@ -26,7 +25,6 @@ __all__ = [
     "BudgetExhaustedError",
     "BudgetedProvider",
     "CancelReport",
-    "DeterministicProvider",
     "FallbackProvider",
     "LlamaCppProvider",
     "MemoryMergeEngine",

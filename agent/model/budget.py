@@ -7,8 +7,8 @@ system's local time zone); a new day starts from zero.
 
 Before each call the budget is checked: when the calls or tokens used today
 reach the limit, the call raises `BudgetExhaustedError` (the work stays
-pending; nothing switches provider unless a `FallbackProvider` was configured
-explicitly). After each call (success, failure or cancellation) one call and
+pending; nothing switches to another provider or to the rules unless a fallback
+was configured explicitly). After each call (success, failure or cancellation) one call and
 the tokens the response reported are recorded. Optional per-call caps
 (`max_output_tokens`, `deadline_s`) lower what a request asks for. Cancellation: the record of a
 cancelled call is still written (shielded) before `CancelledError` propagates.

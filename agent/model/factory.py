@@ -3,15 +3,18 @@
 `build_provider` validates the settings and the model file (blocking I/O: call
 it off the event loop, e.g. `await asyncio.to_thread(build_provider, ...)`),
 builds the provider of `settings.kind` and wraps it in a `BudgetedProvider`
-whose ledger lives at `<root>/model/budget-<kind>.json`. The deterministic
-provider has no model cost and is not budgeted.
+whose ledger lives at `<root>/model/budget-<kind>.json`. Kind "deterministic"
+means no model at all (the rules extract: `agent.extraction`): no provider is
+built and `build_provider` returns None.
 
 A failure never switches provider silently. Only when `settings.fallback`
-names a kind is a `FallbackProvider` built: it tries the primary and, on
+names a model kind is a `FallbackProvider` built: it tries the primary and, on
 `ModelUnavailableError` or `BudgetExhaustedError` only, the fallback, and it
 counts and reports every switch (`fallbacks_used`, `last_fallback_reason`, and
 the response's `provider` field names who answered). Timeouts, output errors
-and other model errors are never retried elsewhere.
+and other model errors are never retried elsewhere. A fallback to "deterministic"
+(the rules) is no provider: the runtime composes each scenario's model extractor
+with its rules extractor (`agent.extraction.WithRulesFallback`), with the same rule.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from datetime import tzinfo
 from typing import Any
 
 from companion_memory.agent.model.budget import BudgetedProvider
-from companion_memory.agent.model.deterministic import DeterministicProvider, Fallback
 from companion_memory.agent.model.llama import LlamaCppProvider
 from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
@@ -69,10 +71,13 @@ class FallbackProvider:
             await self.fallback.close()
 
 
+RULES_KIND = "deterministic"
+"""The provider kind that means no model: the rules extract."""
+
+
 def _make(
     kind: str,
     settings: ProviderSettings,
-    fallbacks: Mapping[str, Fallback],
     environ: Mapping[str, str] | None,
 ) -> ModelProvider:
     if kind == "llama":
@@ -82,19 +87,19 @@ def _make(
             n_threads=settings.n_threads,
             max_prompt_tokens=settings.max_prompt_tokens,
         )
-    if kind == "openai":
-        # httpx is the optional `http` extra: loaded only when this provider is chosen
-        from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
+    if kind != "openai":
+        raise AssertionError(f"no provider is built for kind {kind!r}")  # settings checked
+    # httpx is the optional `http` extra: loaded only when this provider is chosen
+    from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
 
-        return OpenAICompatibleProvider(
-            str(settings.base_url),
-            str(settings.model),
-            api_key_env=settings.api_key_env,
-            timeout_s=settings.deadline_s,
-            response_format_kind=settings.response_format,
-            environ=environ,
-        )
-    return DeterministicProvider(fallbacks)
+    return OpenAICompatibleProvider(
+        str(settings.base_url),
+        str(settings.model),
+        api_key_env=settings.api_key_env,
+        timeout_s=settings.deadline_s,
+        response_format_kind=settings.response_format,
+        environ=environ,
+    )
 
 
 def _budgeted(
@@ -103,14 +108,11 @@ def _budgeted(
     *,
     root: str,
     clock: Clock,
-    fallbacks: Mapping[str, Fallback],
     zone: tzinfo | None,
     fs: FileSystem | None,
     environ: Mapping[str, str] | None,
 ) -> ModelProvider:
-    inner = _make(kind, settings, fallbacks, environ)
-    if kind == "deterministic":
-        return inner
+    inner = _make(kind, settings, environ)
     return BudgetedProvider(
         inner,
         os.path.join(root, BUDGET_DIR, f"budget-{kind}.json"),
@@ -129,12 +131,12 @@ def build_provider(
     *,
     root: str,
     clock: Clock,
-    fallbacks: Mapping[str, Fallback],
     zone: tzinfo | None = None,
     fs: FileSystem | None = None,
     environ: Mapping[str, str] | None = None,
-) -> ModelProvider:
-    """The configured provider, budgeted, with the explicit fallback if one is named.
+) -> ModelProvider | None:
+    """The configured model provider, budgeted, with the explicit fallback if it names
+    another model kind; None for kind "deterministic" (no model: the rules extract).
 
     Raises `ProviderConfigError` for a missing, unreadable or non-GGUF model
     file. Blocking (a stat and a 4-byte read): run it off the event loop.
@@ -142,18 +144,22 @@ def build_provider(
     `environ` is where API keys are read (default: `os.environ`).
     """
     settings.check_files()
+    if settings.kind == RULES_KIND:
+        return None  # (a fallback is never needed: the rules are always available)
     common: dict[str, Any] = {
-        "root": str(root), "clock": clock, "fallbacks": fallbacks, "zone": zone, "fs": fs,
-        "environ": environ,
+        "root": str(root), "clock": clock, "zone": zone, "fs": fs, "environ": environ,
     }
     primary = _budgeted(settings.kind, settings, **common)
-    if settings.fallback is None:
+    if settings.fallback is None or settings.fallback == RULES_KIND:
         return primary
     return FallbackProvider(primary, _budgeted(settings.fallback, settings, **common))
 
 
-def describe(provider: ModelProvider) -> dict[str, Any]:
-    """Status for `companion-memory status`: names, budget used and left, fallback use."""
+def describe(provider: ModelProvider | None) -> dict[str, Any]:
+    """Status for `companion-memory status`: names, budget used and left, fallback use
+    (None: no model, the rules extract: named "deterministic", the configured kind)."""
+    if provider is None:
+        return {"name": RULES_KIND}
     info: dict[str, Any] = {"name": provider.name}
     if isinstance(provider, FallbackProvider):
         info["primary"] = describe(provider.primary)

@@ -1,8 +1,10 @@
 """The `ModelProvider` seam: one call in, one JSON completion (or a typed failure) out.
 
-Providers: `DeterministicProvider` (no model; scenario fallbacks), `ScriptedProvider`
-(tests), `LlamaCppProvider` (llama.cpp in process), `OpenAICompatibleProvider`
-(HTTP). Cancelling the awaiting task cancels the call: a provider must stop work
+Providers: `LlamaCppProvider` (llama.cpp in process), `OpenAICompatibleProvider`
+(HTTP), `ScriptedProvider` (tests). With no model (provider kind "deterministic") there
+is no provider at all: the scenarios' rules extractors answer (`agent.extraction`).
+
+Cancelling the awaiting task cancels the call: a provider must stop work
 promptly (llama.cpp: no decode starts once the flag is seen, so at most the one in
 flight finishes; HTTP by closing the request) and stay usable.
 """
@@ -27,8 +29,8 @@ class ModelRequest:
 
     `scenario` is "notifications", "episodes" or "sweep". `messages` is the prompt.
     `schema` is the JSON schema the completion must satisfy. `payload` is the same
-    scenario input in structured form, for providers with no model (the
-    deterministic fallback) and for tests; a real model only sees `messages`.
+    scenario input in structured form, for provider doubles in tests (a scripted
+    answer built from the batch); a real model only sees `messages`.
     """
 
     scenario: str

@@ -54,9 +54,10 @@ def _positive(key: str, value: object, *, real: bool = False) -> None:
 class ProviderSettings:
     """Which model provider to use, its parameters, limits, budget and optional fallback.
 
+    Kind "deterministic" (the default) means no model: the rules extract.
     `fallback` names another kind used only when the primary raises
-    `ModelUnavailableError` or `BudgetExhaustedError`; None (the default) means
-    such failures leave the work pending.
+    `ModelUnavailableError` or `BudgetExhaustedError` ("deterministic": the rules
+    answer that batch); None (the default) means such failures leave the work pending.
     """
 
     kind: str = "deterministic"

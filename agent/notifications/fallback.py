@@ -12,9 +12,9 @@ the first day it names is over (the proposal's `end`). When a related memory alr
 says exactly that, the fallback reinforces it instead of adding a copy. A
 person-to-person message in which the sender states a lasting fact about themselves
 ("I'm allergic to hazelnuts") becomes that fact instead, as a Long-Term memory
-("Giulia is allergic to hazelnuts"; `agent.notifications.lasting`). Registered on the
-`DeterministicProvider` as `notification_fallback`; it reads the request's structured
-payload.
+("Giulia is allergic to hazelnuts"; `agent.notifications.lasting`). The rules extractor
+(`agent.notifications.extractor.RulesNotificationExtractor`) calls `notification_fallback`
+in process on the batch's items (`rules_input`), and validates its proposals.
 """
 
 from __future__ import annotations

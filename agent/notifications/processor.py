@@ -2,8 +2,9 @@
 
 consume the ring (unless intake is paused) -> `read_pending(<= batch_size)` ->
 coalesce added/modified/removed events of one key -> deterministic noise and
-secret filter -> related memories per remaining notification -> ONE
-`MemoryMergeEngine.extract` call -> validate per context id -> `MemoryIntent`s
+secret filter -> related memories per remaining notification -> the extractor (the
+rules, or a model: `agent.notifications.extractor`) -> validated proposals per context
+id -> `MemoryIntent`s
 with ids derived from (scenario, source context ids) -> `commit_processed`, which
 applies the intents and advances the memory cursor in one store transaction
 (with `StoreMemoryCursor`).
@@ -30,13 +31,10 @@ import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta, tzinfo
-from typing import Any
+from datetime import UTC, datetime, timedelta, tzinfo
 
-from companion_memory.agent.model.merge import MemoryMergeEngine, bound_rejections
 from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
-    Message,
     ModelUnavailableError,
 )
 from companion_memory.agent.notification_log.log import NotificationContext
@@ -44,32 +42,19 @@ from companion_memory.agent.notification_log.types import (
     BatchNotContiguousError,
     NotificationRecord,
 )
-from companion_memory.agent.notifications.contract import (
-    EXAMPLE_ANSWER,
-    EXAMPLE_USER,
-    BatchItem,
-    batch_schema,
-    output_budget,
-    read_answer,
-    render_items,
+from companion_memory.agent.notifications.extractor import (
+    NotificationBatch,
+    NotificationExtractor,
+    NotificationItem,
 )
-from companion_memory.agent.notifications.contract import SYSTEM_PROMPT as CONTRACT_SYSTEM_PROMPT
-from companion_memory.agent.notifications.fallback import (
-    app_label,
-    message_sender,
-    notification_fallback,
-)
+from companion_memory.agent.notifications.fallback import app_label, message_sender
 from companion_memory.agent.notifications.filters import NoiseFilter
 from companion_memory.agent.notifications.noise_model import NoiseModel
-from companion_memory.agent.notifications.proposals import (
-    ItemContext,
-    Proposal,
-    validate_proposals,
-)
+from companion_memory.agent.notifications.proposals import ItemContext, Proposal
 from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.agent.worker import WorkerSettings
-from companion_memory.ble.events import EventKind, format_rfc3339
+from companion_memory.ble.events import EventKind
 from companion_memory.core.clock import Clock
 from companion_memory.core.errors import (
     CompanionMemoryError,
@@ -82,19 +67,15 @@ from companion_memory.memory.decisions import (
     KEPT,
     NotificationDecision,
 )
-from companion_memory.memory.recall import query_terms
 from companion_memory.memory.records import (
     AUTHORITY_RANK,
     ORIGIN_LIMIT_CHARS,
-    Authority,
     IntentOp,
-    Kind,
     MemoryIntent,
     MemoryRecord,
     SecretInStatementError,
     SourceKind,
     SourceRef,
-    Tier,
     refuse_secrets,
 )
 from companion_memory.memory.search_text import fold
@@ -159,7 +140,7 @@ class NotificationProcessor:
         self,
         context: NotificationContext,
         store: MemoryStore,
-        engine: MemoryMergeEngine,
+        extractor: NotificationExtractor,
         *,
         clock: Clock,
         batch_size: int = 10,
@@ -171,7 +152,6 @@ class NotificationProcessor:
         logger: logging.Logger | None = None,
         source_retention: timedelta = SOURCE_RETENTION,
         zone: tzinfo = UTC,
-        items_per_call: int | None = None,
         settings: IntakeSettings | None = None,
     ) -> None:
         if settings is not None:  # checked when it was built
@@ -183,7 +163,7 @@ class NotificationProcessor:
         related_limit = check_setting(WorkerSettings, "related_limit", related_limit)
         self._context = context
         self._store = store
-        self._engine = engine
+        self._extractor = extractor
         self._clock = clock
         self._batch_size = batch_size
         self._consume_limit = consume_limit
@@ -196,10 +176,6 @@ class NotificationProcessor:
             raise InvalidInputError("source_retention must be a positive timedelta")
         self._source_retention = source_retention
         self._zone = zone
-        if items_per_call is not None and (not isinstance(items_per_call, int)
-                                           or items_per_call < 1):
-            raise InvalidInputError("items_per_call must be None or an integer >= 1")
-        self._items_per_call = items_per_call
         self._log = logger or logging.getLogger("companion_memory.notifications")
         self._attempts_dirty = True  # unknown until checked once
         self._outcomes: dict[int, tuple[str, str | None, tuple[str, ...]]] = {}
@@ -302,9 +278,8 @@ class NotificationProcessor:
     async def _extract(
         self, kept: list[_Item], report: ProcessorReport
     ) -> list[MemoryIntent] | None:
-        """Related recall, one model call per `items_per_call` items (one for the batch by
-        default), validation, intents (None: an answer is invalid)."""
-        related: dict[int, dict[str, MemoryRecord]] = {}
+        """Related recall, the extractor's proposals, intents (None: the answer as a whole
+        is unusable)."""
         # one store-thread job for the whole batch: related memories (rarest terms of each
         # query), the owner's recent rejections and the memory each notification already
         # has (by subject: a `modified` event updates it), from one snapshot
@@ -313,112 +288,28 @@ class NotificationProcessor:
             limit=max(1, self._related_limit),
             subjects=[notification_subject(item.record) for item in kept],
         )
-        found, rejections = context.related, context.recent_rejections
+        items: list[NotificationItem] = []
         own: dict[int, MemoryRecord] = {}
-        for item, records in zip(kept, found, strict=True):
+        for item, records in zip(kept, context.related, strict=True):
             mine = context.by_subject.get(notification_subject(item.record))
             chosen = {r.memory_id: r for r in records}
             if mine is not None:
                 own[item.context_id] = mine
                 chosen = {mine.memory_id: mine, **chosen}
-            related[item.context_id] = chosen
-        items_json = [_item_json(item, self._zone) for item in kept]
-        related_json = _related_json(related)
-        batch = [_batch_item(item, related[item.context_id], own.get(item.context_id))
-                 for item in kept]
-        contexts = {
-            item.context_id: ItemContext(item.context_id, item.source_ids,
-                                         related[item.context_id])
-            for item in kept
-        }
-        step = self._items_per_call or len(batch)
-        accepted: dict[int, Proposal] = {}
-        for start in range(0, len(batch), step):
-            chunk = batch[start:start + step]
-            cids = {item.context_id for item in chunk}
-            payload = {
-                "items": [i for i in items_json if i["c"] in cids],
-                "related": [r for r in related_json if cids.intersection(r["for"])],
-            }
-            raw = await self._engine.extract_messages(
-                scenario=SCENARIO,
-                messages=_contract_messages(chunk, rejections, self._zone),
-                schema=batch_schema(chunk),
-                payload=payload,
-                max_output_tokens=output_budget(chunk),
-            )
-            report.model_calls += 1
-            report.prompt_tokens += raw.prompt_tokens
-            report.model_s += raw.model_s
-            report.completion_tokens += raw.completion_tokens
-            if raw.data is None:
-                report.rejected[raw.error or "invalid_json"] += 1
-                return None
-            if "p" in raw.data:  # the general proposal format (deterministic fallback, scripts)
-                validation = validate_proposals(
-                    raw.data, {cid: contexts[cid] for cid in cids}
-                )
-                report.proposals.update(validation.proposals)
-                report.rejected.update(validation.rejected)
-                if not validation.ok:
-                    return None
-                accepted.update(validation.accepted)
-            else:
-                accepted.update(self._read_contract(raw.data, chunk, contexts, payload, report))
+            items.append(NotificationItem(item.context_id, item.source_ids, item.record.event,
+                                          chosen, mine))
+        extraction = await self._extractor.extract(
+            NotificationBatch(tuple(items), tuple(context.recent_rejections), self._zone))
+        extraction.usage.add_to(report)
+        report.proposals.update(extraction.proposals)
+        report.rejected.update(extraction.rejected)
+        for key, count in extraction.extra.items():
+            report.extra[key] = report.extra.get(key, 0) + count
+        if extraction.failure is not None:
+            return None
+        contexts = {item.context_id: item.context() for item in items}
         by_cid = {item.context_id: item.record for item in kept}
-        return await self._intents(accepted, contexts, report, by_cid, own)
-
-    def _read_contract(
-        self,
-        data: dict[str, Any],
-        batch: list[BatchItem],
-        contexts: dict[int, ItemContext],
-        payload: dict[str, Any],
-        report: ProcessorReport,
-    ) -> dict[int, Proposal]:
-        """The per-batch contract's answer as proposals. An entry that is missing, unusable
-        or holds a secret is handled on its own: that item gets the deterministic
-        statement (counted as `fallback_statement`), the others keep the model's."""
-        accepted: dict[int, Proposal] = {}
-        answers = read_answer(data, batch, self._zone)
-        for item, answer in zip(batch, answers, strict=True):
-            cid = item.context_id
-            problem = None
-            if answer is None:
-                problem = "unusable_entry"
-            elif answer.text is not None and contains_secret(answer.text):
-                problem = "contains_secret"
-            elif answer.target is not None and answer.action in ("update", "remove") and \
-                    AUTHORITY_RANK[Authority.INFERENCE] < AUTHORITY_RANK[answer.target.authority]:
-                problem = "authority_too_low"
-            if problem is not None or answer is None:  # (answer is None: problem is set)
-                report.rejected[problem or "unusable_entry"] += 1
-                single = {"items": [i for i in payload["items"] if i["c"] == cid],
-                          "related": [r for r in payload["related"] if cid in r["for"]]}
-                fallback = validate_proposals(notification_fallback(single),
-                                              {cid: contexts[cid]})
-                if cid in fallback.accepted:
-                    accepted[cid] = fallback.accepted[cid]
-                    report.extra["fallback_statement"] = \
-                        report.extra.get("fallback_statement", 0) + 1
-                continue
-            report.proposals[answer.action] += 1
-            kind = _CONTRACT_KINDS[answer.kind]
-            lasting = answer.action == "add" and kind in (Kind.FACT, Kind.PREFERENCE)
-            end = None
-            posted = item.posted_at.astimezone(self._zone).date()
-            if answer.when is not None and kind is Kind.EVENT and answer.when >= posted:
-                # (a date before the notification is a misread one: the default TTL applies)
-                end = datetime.combine(answer.when + timedelta(days=1), time.min, self._zone)
-            target = answer.target
-            accepted[cid] = Proposal(
-                context_id=cid, action=answer.action,
-                memory_id=target.memory_id if target is not None else None,
-                revision=target.revision if target is not None else None,
-                text=answer.text, kind=target.kind if target is not None else kind,
-                tier=Tier.LONG_TERM if lasting else Tier.TEMPORARY, event_end=end,
-            )
-        return accepted
+        return await self._intents(extraction.accepted, contexts, report, by_cid, own)
 
     async def _intents(
         self,
@@ -575,53 +466,6 @@ class NotificationProcessor:
         self._attempts_dirty = False
 
 
-_CONTRACT_KINDS = {"event": Kind.EVENT, "task": Kind.EVENT, "fact": Kind.FACT,
-                   "preference": Kind.PREFERENCE}
-
-
-MIN_SHARED_TERMS = 2
-"""A related memory is shown to the model only when its statement shares this many
-search terms with the notification (the notification's own earlier memory always is).
-The lookup ORs the rarest terms, so a memory sharing one uncommon word comes back too;
-a small model copies such an unrelated line into its statement, and every line costs
-prompt tokens."""
-
-
-def _batch_item(
-    item: _Item, related: dict[str, MemoryRecord], mine: MemoryRecord | None
-) -> BatchItem:
-    """The item as the contract shows it (render_items shows the same anchor's source),
-    with the related memories that are about the same thing."""
-    event = item.record.event
-    own = set(query_terms(" ".join((event.title, event.subtitle, event.body))))
-    shown = tuple(
-        r for r in related.values()
-        if (mine is not None and r.memory_id == mine.memory_id)
-        or len(own.intersection(query_terms(r.text))) >= MIN_SHARED_TERMS
-    )
-    return BatchItem(item.context_id, event.posted_at, app_label(event.app_id), event.title,
-                     event.subtitle, event.body, shown)
-
-
-def _contract_messages(
-    batch: list[BatchItem], rejections: list[str], zone: tzinfo
-) -> tuple[Message, ...]:
-    """System rules, one worked example (a fixed prefix: the KV cache reuses it), then
-    the owner's rejections (as redacted gists) and this batch's items."""
-    parts: list[str] = []
-    bounded = bound_rejections(rejections)
-    if bounded:
-        parts.append("The owner rejected these; never write them again:")
-        parts.extend(f'- "{text}"' for text in bounded)
-    parts.append(render_items(batch, zone))
-    return (
-        Message("system", CONTRACT_SYSTEM_PROMPT),
-        Message("user", EXAMPLE_USER),
-        Message("assistant", EXAMPLE_ANSWER),
-        Message("user", "\n".join(parts)),
-    )
-
-
 SUBJECT_ATTEMPTS = 4
 """Digests tried for a notification's subject (see `notification_subject`)."""
 
@@ -688,31 +532,3 @@ def _query(item: _Item) -> str:
     event = item.record.event
     words = " ".join((event.title, event.subtitle, event.body))[:QUERY_CHARS].split()
     return " ".join(words[:QUERY_WORDS])
-
-
-def _item_json(item: _Item, zone: tzinfo) -> dict[str, Any]:
-    event = item.record.event
-    data: dict[str, Any] = {"c": item.context_id, "app": event.app_id}
-    for key, value in (("title", event.title), ("sub", event.subtitle), ("body", event.body),
-                       ("cat", event.category)):
-        if value:
-            data[key] = value
-    data["at"] = format_rfc3339(event.posted_at)
-    data["local"] = event.posted_at.astimezone(zone).isoformat(timespec="seconds")
-    return data
-
-
-def _related_json(related: dict[int, dict[str, MemoryRecord]]) -> list[dict[str, Any]]:
-    lines: dict[str, dict[str, Any]] = {}
-    for cid, records in related.items():
-        for record in records.values():
-            line = lines.get(record.memory_id)
-            if line is None:
-                line = lines[record.memory_id] = {
-                    "id": record.memory_id, "rev": record.revision, "tier": record.tier.value,
-                    "kind": record.kind.value, "au": record.authority.value,
-                    "text": record.text, "for": [],
-                }
-            line["for"].append(cid)
-    return list(lines.values())
-

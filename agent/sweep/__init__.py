@@ -1,6 +1,13 @@
 """sweep scenario: once per completed local day, consolidate it into Long-Term memory."""
 
 from companion_memory.agent.sweep.day_input import DayInput, InputLimits, SweepContext, gather_day
+from companion_memory.agent.sweep.extractor import (
+    ModelSweepExtractor,
+    RulesSweepExtractor,
+    SweepDay,
+    SweepExtraction,
+    SweepExtractor,
+)
 from companion_memory.agent.sweep.fallback import sweep_fallback
 from companion_memory.agent.sweep.processor import DailySweepProcessor
 from companion_memory.agent.sweep.proposals import (
@@ -12,7 +19,7 @@ from companion_memory.agent.sweep.proposals import (
 )
 from companion_memory.agent.sweep.receipts import ReceiptApplier
 from companion_memory.agent.sweep.settings import SweepSettings
-from companion_memory.agent.sweep.staging import DayStager, SweepEngine
+from companion_memory.agent.sweep.staging import DayStager
 from companion_memory.agent.sweep.state import ZONE_CHANGED, SweepOperator, SweepSchedule
 from companion_memory.agent.sweep.windows import (
     SweepZoneError,
@@ -32,9 +39,13 @@ __all__ = [
     "DayScope",
     "DayStager",
     "InputLimits",
+    "ModelSweepExtractor",
     "ReceiptApplier",
+    "RulesSweepExtractor",
     "SweepContext",
-    "SweepEngine",
+    "SweepDay",
+    "SweepExtraction",
+    "SweepExtractor",
     "SweepOperator",
     "SweepSchedule",
     "SweepSettings",

@@ -102,7 +102,8 @@ class DayInput:
         return not self.items
 
     def payload(self) -> dict[str, Any]:
-        """The structured input for providers without a model (the fallback)."""
+        """The day as the rules read it (`fallback.sweep_fallback`), and the structured
+        copy a model request carries for provider doubles in tests."""
         return {
             "window": self.window.to_dict(),
             "date": self.window.local_date.isoformat(),

@@ -1,7 +1,7 @@
-"""The sweep's deterministic fallback (no model): consolidate the day without a model.
+"""The sweep's rules (no model): consolidate the day without a model.
 
-`sweep_fallback(payload)` answers the sweep schema from the structured payload the
-processor sends with its request (`DayInput.payload`): the day's diary lines, changed
+`sweep_fallback(payload)` answers the sweep schema from the day's structured input
+(`DayInput.payload`; `RulesSweepExtractor` calls it in process): the day's diary lines, changed
 and repeated facts, recurring lines and reinforcements (`consolidate.consolidate`, whose
 docstring gives the rules), then the promotion of any other Temporary fact of the day
 that was reinforced at least twice during the window.

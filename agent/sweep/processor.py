@@ -3,10 +3,11 @@
 One `run_batch()` is one run: at most `max_days_per_run` completed windows, oldest
 first, each through these durable steps (each its own store transaction):
 
-1. stage: the day's input goes to the model once; the validated page and the raw
-   output, with a digest, are stored in `sweep_stages` before anything is applied.
-   A later retry re-reads the stage and never calls the model again. A day with
-   nothing to look at stages an empty page without a model call.
+1. stage: the day's input goes to the extractor once (the rules, or one model call);
+   the validated page and the model's raw output, with a digest, are stored in
+   `sweep_stages` before anything is applied. A later retry re-reads the stage and
+   never calls the model again. A day with nothing to look at stages an empty page
+   without an extraction.
 2. per candidate: claim the receipt (namespace, window_id, candidate digest), then
    write the memory and record the outcome on the receipt in one transaction, then
    complete the receipt. A claimed receipt whose write is recorded is only
@@ -50,10 +51,11 @@ import orjson
 
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.agent.sweep.day_input import InputLimits, SweepContext
+from companion_memory.agent.sweep.extractor import SweepExtractor
 from companion_memory.agent.sweep.proposals import SCHEMA_VERSION, Candidate, parse_until
 from companion_memory.agent.sweep.receipts import ReceiptApplier
 from companion_memory.agent.sweep.settings import SweepSettings
-from companion_memory.agent.sweep.staging import RAW_OUTPUT_LIMIT_CHARS, DayStager, SweepEngine
+from companion_memory.agent.sweep.staging import RAW_OUTPUT_LIMIT_CHARS, DayStager
 from companion_memory.agent.sweep.state import SweepOperator, SweepSchedule, zone_mismatch
 from companion_memory.agent.sweep.windows import Window, local_midnight_utc
 from companion_memory.agent.worker import WorkerSettings
@@ -65,7 +67,7 @@ from companion_memory.memory.sweep_ledger import SweepLedger
 
 __all__ = [
     "RAW_OUTPUT_LIMIT_CHARS", "DailySweepProcessor", "DayResult", "StepHook",
-    "SweepEngine",
+    "SweepExtractor",
 ]
 
 StepHook = Callable[[str], None]
@@ -94,7 +96,7 @@ class DailySweepProcessor:
         self,
         context: SweepContext,
         store: MemoryStore,
-        engine: SweepEngine,
+        extractor: SweepExtractor,
         *,
         clock: Clock,
         settings: SweepSettings | None = None,
@@ -121,7 +123,7 @@ class DailySweepProcessor:
         self._hook = step_hook
         self.schedule = SweepSchedule(context, store, clock=clock, zone=settings.zone,
                                       bootstrap_days=bootstrap_days, limits=self.limits)
-        self.stager = DayStager(context, store, engine, zone=settings.zone,
+        self.stager = DayStager(context, store, extractor, zone=settings.zone,
                                 max_candidates=settings.max_candidates,
                                 retry_budget=retry_budget, limits=self.limits)
         self.applier = ReceiptApplier(store, max_writes=settings.max_writes, step=self._step)

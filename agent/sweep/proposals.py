@@ -1,6 +1,6 @@
 """The sweep's proposal schema and its validation against one day's input.
 
-The model (or the deterministic fallback) answers one JSON object per window:
+The model (or the rules, `RulesSweepExtractor`) answers one JSON object per window:
 `{"candidates": [...]}` where each candidate is one of
 
 - `{"action": "promote", "memory_id": <a Temporary memory of the day>, "sources": [...]}`

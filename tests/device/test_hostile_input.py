@@ -19,7 +19,6 @@ from pathlib import Path
 import orjson
 import pytest
 
-from companion_memory.agent.model.deterministic import DeterministicProvider
 from companion_memory.agent.model.provider import ModelRequest, ModelResponse
 from companion_memory.core.settings import SettingsError
 from companion_memory.device.config import Config, WorkerConfig, check_bounds, parse_config
@@ -27,8 +26,9 @@ from companion_memory.device.daemon import serve
 from companion_memory.device.errors import ConfigError
 from companion_memory.device.feed_input import FEED_BATCH_LINES
 from companion_memory.device.root import MARKER
-from companion_memory.device.runtime import scenario_fallbacks
+from companion_memory.testing import ScriptedProvider
 from tests.device.helpers import CLI, as_json, cli, event, start, wait_exit
+from tests.doubles import answer_like_the_rules
 
 RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
@@ -313,12 +313,13 @@ def test_deleting_the_lock_file_does_not_let_a_second_daemon_in(tmp_path: Path) 
 
 
 class _SecondCallHangs:
-    """The deterministic provider, except that its second call never answers."""
+    """A model that answers each scenario in its own format, except that its second call
+    never answers."""
 
-    name = "deterministic"
+    name = "scripted"
 
     def __init__(self) -> None:
-        self._inner = DeterministicProvider(scenario_fallbacks())
+        self._inner = ScriptedProvider([answer_like_the_rules], repeat_last=True)
         self.calls = 0
         self.second = asyncio.Event()
 

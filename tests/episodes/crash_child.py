@@ -22,7 +22,12 @@ from typing import Any
 
 import orjson
 
-from companion_memory.agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback
+from companion_memory.agent.episodes import (
+    EpisodeProcessor,
+    EpisodeRecorder,
+    ModelEpisodeExtractor,
+    episode_fallback,
+)
 from companion_memory.agent.model import ModelRequest, ModelResponse
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.core.clock import FakeClock
@@ -47,7 +52,8 @@ def workload() -> list[dict[str, Any]]:
 
 
 class WorkloadProvider:
-    """The deterministic fallback, except that ep-bad's first answer is invalid."""
+    """A model double answering like the rules, except that ep-bad's first answer is
+    invalid."""
 
     name = "workload"
 
@@ -100,8 +106,8 @@ async def open_parts(root: Path, killer: Killer | None = None) -> tuple[
     store = await MemoryStore.open(root / "memory.sqlite3", clock=clock)
     fs = KillingFileSystem(killer) if killer is not None else RealFileSystem()
     recorder = EpisodeRecorder(root, clock=clock, fs=fs)
-    engine = MemoryMergeEngine(WorkloadProvider(root))
-    processor = EpisodeProcessor(recorder, store, engine, clock=clock,
+    extractor = ModelEpisodeExtractor(MemoryMergeEngine(WorkloadProvider(root)))
+    processor = EpisodeProcessor(recorder, store, extractor, clock=clock,
                                  retry_backoff=timedelta(0), on_transition=killer)
     return store, recorder, processor
 

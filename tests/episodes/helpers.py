@@ -9,8 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion_memory.agent.episodes import EpisodeProcessor, EpisodeRecorder, episode_fallback
-from companion_memory.agent.model import DeterministicProvider, ModelProvider
+from companion_memory.agent.episodes import (
+    EpisodeExtractor,
+    EpisodeProcessor,
+    EpisodeRecorder,
+    ModelEpisodeExtractor,
+    RulesEpisodeExtractor,
+)
+from companion_memory.agent.model import ModelProvider
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.core.clock import FakeClock
 from companion_memory.memory.store import MemoryStore
@@ -63,8 +69,10 @@ class Harness:
     clock: FakeClock
     store: MemoryStore
     recorder: EpisodeRecorder
-    engine: MemoryMergeEngine
+    extractor: EpisodeExtractor
     processor: EpisodeProcessor
+    engine: MemoryMergeEngine | None = None
+    """The model's engine (None when the rules extract)."""
 
     async def drain(self, max_batches: int = 50) -> int:
         """Run batches until no backlog; return how many ran."""
@@ -75,20 +83,19 @@ class Harness:
         raise AssertionError("the processor never ran out of backlog")
 
 
-def deterministic() -> DeterministicProvider:
-    return DeterministicProvider({"episodes": episode_fallback})
-
-
 @asynccontextmanager
 async def harness(
     root: Path, provider: ModelProvider | None = None, **kw: Any
 ) -> AsyncIterator[Harness]:
+    """The rules extract, or a model on `provider` when one is given."""
     clock = FakeClock()
     store = await MemoryStore.open(root / "memory.sqlite3", clock=clock)
     try:
         recorder = EpisodeRecorder(root, clock=clock)
-        engine = MemoryMergeEngine(provider or deterministic())
-        processor = EpisodeProcessor(recorder, store, engine, clock=clock, **kw)
-        yield Harness(root, clock, store, recorder, engine, processor)
+        engine = None if provider is None else MemoryMergeEngine(provider)
+        extractor: EpisodeExtractor = RulesEpisodeExtractor() if engine is None \
+            else ModelEpisodeExtractor(engine)
+        processor = EpisodeProcessor(recorder, store, extractor, clock=clock, **kw)
+        yield Harness(root, clock, store, recorder, extractor, processor, engine)
     finally:
         await store.close()

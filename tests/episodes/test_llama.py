@@ -30,6 +30,7 @@ async def test_one_batch_through_the_small_model(model_path: str, tmp_path: Path
     provider = LlamaCppProvider(model_path, n_ctx=2048, n_threads=2, max_prompt_tokens=1536)
     try:
         async with harness(tmp_path, provider) as h:
+            assert h.engine is not None
             h.engine.max_output_tokens = 128
             h.engine.deadline_s = 3600.0  # mechanics, not speed: a slow CPU must not time out
             await h.recorder.record(episode("ep-1"))

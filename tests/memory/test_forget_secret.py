@@ -16,7 +16,7 @@ import orjson
 from companion_memory.memory import MemoryStore, sweep_ledger
 from companion_memory.memory.records import normalize_text
 from companion_memory.memory.search_text import register as register_search_text
-from tests.notifications.harness import T0, all_prompt_text, event, pipeline
+from tests.notifications.harness import T0, all_prompt_text, contract_step, event, pipeline
 
 SENTINEL = "sk-proj-Q7vX2mK9pL4wR8tY3nB6cJ1hF5dS0aZe"
 LEAKED = f"The deploy key for the home server is {SENTINEL}"
@@ -58,7 +58,7 @@ def _database_bytes(folder: Path) -> bytes:
 
 
 async def test_forgetting_a_leaked_secret_removes_every_copy(tmp_path: Path) -> None:
-    async with pipeline(tmp_path) as p:
+    async with pipeline(tmp_path, [contract_step]) as p:  # a model, to read its prompt
         await p.store.transaction(_plant_leak)
         assert SENTINEL.encode() in await asyncio.to_thread(_database_bytes, tmp_path)
 

@@ -31,7 +31,8 @@ SCHEMA = {
 async def probe(model_path: str) -> dict[str, object]:
     settings = ProviderSettings(kind="llama", model_path=model_path, n_threads=1)
     with tempfile.TemporaryDirectory() as root:
-        provider = build_provider(settings, root=root, clock=SystemClock(), fallbacks={})
+        provider = build_provider(settings, root=root, clock=SystemClock())
+        assert provider is not None  # (a llama kind always builds one)
         try:
             request = ModelRequest(
                 "notifications",

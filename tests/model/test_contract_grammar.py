@@ -17,11 +17,11 @@ from tests.notifications.contract_items import ITEMS
 @pytest.mark.timeout(600)  # 87 s under load on 2 cores, beside the first llama probe (21 s)
 async def test_the_grammar_only_admits_answers_that_map(model_path: str) -> None:
     from companion_memory.agent.model.llama import LlamaCppProvider
-    from companion_memory.agent.notifications.processor import _contract_messages
+    from companion_memory.agent.notifications.extractor import contract_messages
 
     provider = LlamaCppProvider(model_path, n_ctx=4096, n_threads=1, max_prompt_tokens=3072)
     try:
-        messages = _contract_messages(ITEMS, [], UTC)
+        messages = contract_messages(ITEMS, [], UTC)
         request = ModelRequest("notifications", messages, batch_schema(ITEMS), {},
                                max_output_tokens=output_budget(ITEMS), deadline_s=3600)
         response = await provider.complete(request)  # validated against the schema

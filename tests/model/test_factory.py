@@ -3,37 +3,43 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
+from companion_memory.agent.extraction import RulesFallbacks, WithRulesFallback
 from companion_memory.agent.model.budget import BudgetedProvider
-from companion_memory.agent.model.deterministic import DeterministicProvider
-from companion_memory.agent.model.factory import FallbackProvider, build_provider, describe
+from companion_memory.agent.model.factory import build_provider, describe
 from companion_memory.agent.model.llama import LlamaCppProvider
+from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.openai_http import OpenAICompatibleProvider
 from companion_memory.agent.model.provider import (
     BudgetExhaustedError,
     Message,
+    ModelError,
     ModelRequest,
     ModelTimeoutError,
     ModelUnavailableError,
 )
 from companion_memory.agent.model.settings import ProviderConfigError, ProviderSettings
+from companion_memory.agent.notifications.extractor import (
+    ModelNotificationExtractor,
+    NotificationBatch,
+    NotificationItem,
+    RulesNotificationExtractor,
+)
+from companion_memory.ble.events import NotificationEvent
 from companion_memory.core.clock import FakeClock
 from tests.model.loopback import LoopbackServer
 
 TINY = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
 
 
-def fallback(payload: dict[str, Any]) -> dict[str, Any]:
-    return {"ok": False}
-
-
-FALLBACKS = {"notifications": fallback}
 REQUEST = ModelRequest("notifications", (Message("user", "hi"),), TINY, max_output_tokens=12)
 
 
@@ -75,14 +81,14 @@ async def test_bad_model_paths_are_refused_at_build(tmp_path: Path) -> None:
     missing = ProviderSettings(kind="llama", model_path=str(tmp_path / "none.gguf"))
     with pytest.raises(ProviderConfigError, match="does not exist"):
         await asyncio.to_thread(
-            build_provider, missing, root=root, clock=FakeClock(), fallbacks=FALLBACKS
+            build_provider, missing, root=root, clock=FakeClock()
         )
     not_gguf = str(tmp_path / "model.bin")
     await asyncio.to_thread(_write, not_gguf, b"PK\x03\x04 zip")
     bad = ProviderSettings(kind="llama", model_path=not_gguf, fallback="deterministic")
     with pytest.raises(ProviderConfigError, match="not a GGUF file"):
         await asyncio.to_thread(
-            build_provider, bad, root=root, clock=FakeClock(), fallbacks=FALLBACKS
+            build_provider, bad, root=root, clock=FakeClock()
         )
 
 
@@ -93,10 +99,10 @@ async def test_llama_settings_build_a_budgeted_llama(model_path: str, tmp_path: 
         max_output_tokens=16, daily_calls=1,
     )
     provider = await asyncio.to_thread(
-        build_provider, settings, root=str(tmp_path), clock=FakeClock(), fallbacks=FALLBACKS
+        build_provider, settings, root=str(tmp_path), clock=FakeClock()
     )
+    assert isinstance(provider, BudgetedProvider)
     try:
-        assert isinstance(provider, BudgetedProvider)
         assert isinstance(provider.inner, LlamaCppProvider)
         response = await provider.complete(REQUEST)
         assert "ok" in orjson.loads(response.text)
@@ -115,10 +121,10 @@ async def test_llama_settings_build_a_budgeted_llama(model_path: str, tmp_path: 
 async def test_deterministic_kind_is_not_budgeted(tmp_path: Path) -> None:
     provider = await asyncio.to_thread(
         build_provider, ProviderSettings(), root=str(tmp_path), clock=FakeClock(),
-        fallbacks=FALLBACKS,
     )
-    assert isinstance(provider, DeterministicProvider)
-    assert orjson.loads((await provider.complete(REQUEST)).text) == {"ok": False}
+    assert provider is None  # no model: the rules extract, nothing is budgeted
+    assert describe(provider) == {"name": "deterministic"}
+    assert await asyncio.to_thread(os.listdir, str(tmp_path)) == []
 
 
 async def _build(
@@ -126,10 +132,32 @@ async def _build(
 ) -> Any:
     env = {} if environ is None else environ
     return await asyncio.to_thread(
-        lambda: build_provider(
-            settings, root=root, clock=FakeClock(), fallbacks=FALLBACKS, environ=env
-        )
+        lambda: build_provider(settings, root=root, clock=FakeClock(), environ=env)
     )
+
+
+def _batch() -> NotificationBatch:
+    event = NotificationEvent.create(
+        kind="added", key="k1", app_id="net.whatsapp.WhatsApp", title="Anna",
+        body="Dinner on Friday at 8 at the Greek place?", category="social",
+        posted_at=datetime(2026, 3, 2, 9, tzinfo=UTC))
+    return NotificationBatch((NotificationItem(1, (1,), event, {}),))
+
+
+def _with_rules(provider: Any) -> tuple[WithRulesFallback[Any, Any], RulesFallbacks]:
+    """A fallback to "deterministic": the model extractor composed with the rules."""
+    switches = RulesFallbacks()
+    model = ModelNotificationExtractor(MemoryMergeEngine(provider, deadline_s=5.0))
+    return WithRulesFallback(model, RulesNotificationExtractor(), switches), switches
+
+
+async def test_a_fallback_to_the_rules_builds_the_primary_alone(tmp_path: Path) -> None:
+    settings = ProviderSettings(kind="openai", base_url="http://127.0.0.1:9/v1", model="m",
+                                fallback="deterministic")
+    provider = await _build(settings, str(tmp_path))
+    assert isinstance(provider, BudgetedProvider)  # no provider wrapper: extractors compose
+    assert isinstance(provider.inner, OpenAICompatibleProvider)
+    await provider.close()
 
 
 async def test_explicit_fallback_is_used_only_when_unavailable_and_reported(
@@ -142,18 +170,20 @@ async def test_explicit_fallback_is_used_only_when_unavailable_and_reported(
         )
         environ: dict[str, str] = {}  # the key variable is missing at first
         provider = await _build(settings, str(tmp_path), environ)
-        assert isinstance(provider, FallbackProvider)
-        assert isinstance(provider.primary, BudgetedProvider)
-        assert isinstance(provider.primary.inner, OpenAICompatibleProvider)
-        response = await provider.complete(REQUEST)
-        assert response.provider == "deterministic"
-        assert provider.fallbacks_used == 1
-        assert describe(provider)["last_fallback_reason"] == "model_unavailable"
+        extractor, switches = _with_rules(provider)
+        made = await extractor.extract(_batch())
+        assert made.usage.model_calls == 0  # the rules answered
+        assert made.accepted[1].text == \
+            "Anna on WhatsApp: Dinner on Friday 6 Mar at 8 at the Greek place?"
+        assert switches.describe() == {"fallback": {"name": "deterministic"},
+                                       "fallbacks_used": 1,
+                                       "last_fallback_reason": "model_unavailable"}
         assert server.requests == []
 
         environ["CM_UNSET_FOR_TEST"] = "k"
-        answered = await provider.complete(REQUEST)
-        assert answered.provider == "openai" and provider.fallbacks_used == 1
+        with contextlib.suppress(ModelError):  # the loopback's answer is no contract answer
+            await extractor.extract(_batch())
+        assert len(server.requests) == 1 and switches.used == 1
         await provider.close()
 
 
@@ -164,9 +194,10 @@ async def test_timeouts_are_never_sent_to_the_fallback(tmp_path: Path) -> None:
             fallback="deterministic",
         )
         provider = await _build(settings, str(tmp_path))
+        extractor, switches = _with_rules(provider)
         with pytest.raises(ModelTimeoutError):
-            await provider.complete(REQUEST)
-        assert provider.fallbacks_used == 0
+            await extractor.extract(_batch())
+        assert switches.used == 0
         await provider.close()
 
 

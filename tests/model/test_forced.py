@@ -107,11 +107,11 @@ def test_unsupported_shapes_get_no_skeleton(schema: dict[str, Any]) -> None:
 @pytest.mark.timeout(600)
 def test_the_engine_feeds_fixed_text_and_the_answer_still_validates(model_path: str) -> None:
     from companion_memory.agent.model.llama_engine import Job, LlamaEngine
-    from companion_memory.agent.notifications.processor import _contract_messages
+    from companion_memory.agent.notifications.extractor import contract_messages
 
     items = ITEMS[:2]
     schema = batch_schema(items)
-    messages = tuple(_contract_messages(items, [], UTC))
+    messages = tuple(contract_messages(items, [], UTC))
     figures = {}
     for feed in (True, False):
         engine = LlamaEngine(model_path, n_ctx=4096, n_threads=1, seed=0, feed_fixed_text=feed)

@@ -14,11 +14,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from companion_memory.agent.model.deterministic import DeterministicProvider
-from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.notification_log.log import NotificationContext
 from companion_memory.agent.notification_log.state import StoreMemoryCursor
-from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.extractor import RulesNotificationExtractor
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.ble.ring import EventRing
@@ -56,8 +54,7 @@ async def main(root: Path, mode: str) -> None:
                 ring.publish(ev)
             await context.consume(limit=COUNT + 10)
             return
-        provider = DeterministicProvider({"notifications": notification_fallback})
-        processor = NotificationProcessor(context, store, MemoryMergeEngine(provider),
+        processor = NotificationProcessor(context, store, RulesNotificationExtractor(),
                                           clock=clock, batch_size=4)
         print("ready", flush=True)
         while True:

@@ -15,7 +15,12 @@ from companion_memory.agent.model.provider import ModelRequest
 from companion_memory.agent.model.scripted import ScriptedProvider
 from companion_memory.agent.notification_log.log import NotificationContext
 from companion_memory.agent.notification_log.state import StoreMemoryCursor
-from companion_memory.agent.notifications.fallback import notification_fallback
+from companion_memory.agent.notifications.extractor import (
+    ModelNotificationExtractor,
+    NotificationExtractor,
+    RulesNotificationExtractor,
+)
+from companion_memory.agent.notifications.fallback import distill
 from companion_memory.agent.notifications.processor import NotificationProcessor
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.ble.ring import EventRing
@@ -36,11 +41,29 @@ def event(
     )
 
 
-def fallback_step(request: ModelRequest) -> str:
-    """A scripted step that answers like the deterministic provider."""
+def contract_answer(*entries: tuple[str, str, str, int]) -> str:
+    """A model's answer in the per-batch contract: (action, statement, kind, related
+    number) per item, in the batch's order; "about" is left for `contract_step` to copy
+    when it matters (the reader does not check it)."""
     import orjson
 
-    return orjson.dumps(notification_fallback(request.payload)).decode()
+    return orjson.dumps({
+        str(i): {"about": "", "a": a, "t": t, "k": k, "r": r}
+        for i, (a, t, k, r) in enumerate(entries, 1)
+    }).decode()
+
+
+def contract_step(request: ModelRequest) -> str:
+    """A scripted model that answers the per-batch contract: every item `new`, with the
+    statement the rules write for it (the request's structured copy of the batch)."""
+    import orjson
+
+    answer = {}
+    for index, item in enumerate(request.payload["items"], 1):
+        entry = request.schema["properties"][str(index)]["properties"]
+        answer[str(index)] = {"about": entry["about"]["const"], "a": "new",
+                              "t": (distill(item) or "")[:120], "k": "event", "r": 0}
+    return orjson.dumps(answer).decode()
 
 
 @dataclass
@@ -51,7 +74,8 @@ class Pipeline:
     store: MemoryStore
     context: NotificationContext
     provider: ScriptedProvider
-    engine: MemoryMergeEngine
+    """The scripted model (unused when the pipeline extracts with the rules)."""
+    extractor: NotificationExtractor
     processor: NotificationProcessor
 
     def publish(self, *events: NotificationEvent) -> None:
@@ -70,23 +94,32 @@ async def pipeline(
     token_delay_s: float = 0.0,
     clock: FakeClock | None = None,
     provider: ScriptedProvider | None = None,
+    items_per_call: int | None = None,
+    repeat_last: bool = False,
     **processor_kwargs: Any,
 ) -> AsyncIterator[Pipeline]:
+    """The rules extract unless `steps` or `provider` is given: then a model (the
+    scripted provider) does, `items_per_call` items per call."""
     clock = clock or FakeClock(T0)
     ring = EventRing()
     store = await MemoryStore.open(root / "memory.sqlite3", clock=clock)
     context = await NotificationContext.open(
         root, ring, cursor=StoreMemoryCursor(store), clock=clock
     )
-    if provider is None:
-        provider = ScriptedProvider(
-            steps if steps is not None else [fallback_step], repeat_last=steps is None,
-            token_delay_s=token_delay_s, sleep=clock.sleep,
-        )
-    engine = MemoryMergeEngine(provider)
-    processor = NotificationProcessor(context, store, engine, clock=clock, **processor_kwargs)
+    extractor: NotificationExtractor
+    if provider is None and steps is None:
+        provider = ScriptedProvider([])
+        extractor = RulesNotificationExtractor()
+    else:
+        if provider is None:
+            provider = ScriptedProvider(steps or [], token_delay_s=token_delay_s,
+                                        sleep=clock.sleep, repeat_last=repeat_last)
+        extractor = ModelNotificationExtractor(MemoryMergeEngine(provider),
+                                               items_per_call=items_per_call)
+    processor = NotificationProcessor(context, store, extractor, clock=clock,
+                                      **processor_kwargs)
     try:
-        yield Pipeline(root, clock, ring, store, context, provider, engine, processor)
+        yield Pipeline(root, clock, ring, store, context, provider, extractor, processor)
     finally:
         await context.close()
         await store.close()

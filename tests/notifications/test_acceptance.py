@@ -15,7 +15,7 @@ from companion_memory.agent.model.scripted import ScriptedProvider, Step
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.agent.worker import MemoryWorker
 from companion_memory.core.clock import FakeClock
-from tests.notifications.harness import T0, all_prompt_text, event, fallback_step, pipeline
+from tests.notifications.harness import T0, all_prompt_text, contract_step, event, pipeline
 
 
 async def until(cond: Callable[[], bool]) -> None:
@@ -47,7 +47,7 @@ async def test_serial_order_episode_slot_then_notifications_across_rounds(tmp_pa
 
     def step(request: ModelRequest) -> str:
         log.append(f"notifications:{len(request.payload['items'])}")
-        return fallback_step(request)
+        return contract_step(request)
 
     clock = FakeClock(T0)
     provider = ScriptedProvider([step], repeat_last=True, sleep=clock.sleep)
@@ -69,7 +69,7 @@ async def test_serial_order_episode_slot_then_notifications_across_rounds(tmp_pa
 async def test_foreground_cancels_in_flight_call_and_commits_nothing(tmp_path: Path) -> None:
     clock = FakeClock(T0)
     # ~100 tokens at 50 ms each on the fake clock: the call is in flight until time moves
-    async with pipeline(tmp_path, clock=clock, token_delay_s=0.05) as p:
+    async with pipeline(tmp_path, [contract_step] * 2, clock=clock, token_delay_s=0.05) as p:
         worker = MemoryWorker(clock=clock, idle_delay=300)
         worker.register(p.processor)
         await worker.start()
@@ -107,7 +107,7 @@ SECRETS = {
 
 
 async def test_secrets_never_reach_the_provider_or_a_memory(tmp_path: Path) -> None:
-    async with pipeline(tmp_path) as p:
+    async with pipeline(tmp_path, [contract_step]) as p:
         p.publish(*(event(body, title=title) for title, body in SECRETS.values()))
         p.publish(event("see you at the station at 18:40", title="Mia"))
         outcome = await p.processor.run_batch()
@@ -130,7 +130,7 @@ async def test_sentinel_content_never_reaches_logs_reports_or_status(
     caplog.set_level(logging.DEBUG)
     sentinel = "ZZSENTINELZZ"
     clock = FakeClock(T0)
-    bad_then_good: list[Step] = [f"not json {sentinel}", fallback_step]
+    bad_then_good: list[Step] = [f"not json {sentinel}", contract_step]
     provider = ScriptedProvider(bad_then_good, repeat_last=True, sleep=clock.sleep)
     async with pipeline(tmp_path, clock=clock, provider=provider) as p:
         worker = MemoryWorker(clock=clock, idle_delay=300)

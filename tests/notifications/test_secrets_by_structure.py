@@ -13,7 +13,7 @@ import pytest
 from companion_memory.agent.notifications.filters import NoiseFilter
 from companion_memory.memory.secrets import REDACTED
 from companion_memory.memory.store import MemoryStore
-from tests.notifications.harness import all_prompt_text, event, pipeline
+from tests.notifications.harness import all_prompt_text, contract_step, event, pipeline
 
 BOOKINGS = [
     ("Hotel Adler", "Booking confirmation: 14-16 May, 2 nights, room 212. Door PIN 4821, "
@@ -74,7 +74,7 @@ def test_triage_leaves_ordinary_numbers_alone(
 
 
 async def test_the_pipeline_remembers_the_booking_without_its_code(tmp_path: Path) -> None:
-    async with pipeline(tmp_path) as p:
+    async with pipeline(tmp_path, [contract_step], repeat_last=True) as p:
         p.publish(*(event(body, title=title, category="other", app="com.booking")
                     for title, body, _, _ in BOOKINGS))
         p.publish(*(event(body, title=title, category="other", app="com.sms")

@@ -15,7 +15,7 @@ import orjson
 from companion_memory.agent.episodes import derived_memory_id
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.notifications.filters import NoiseFilter, Triage
-from companion_memory.agent.sweep import DailySweepProcessor, day_window
+from companion_memory.agent.sweep import DailySweepProcessor, ModelSweepExtractor, day_window
 from companion_memory.agent.sweep.windows import load_zone
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.core.clock import FakeClock
@@ -23,7 +23,13 @@ from companion_memory.memory.records import Status
 from companion_memory.memory.store import MemoryStore
 from companion_memory.testing import ScriptedProvider
 from tests.episodes.helpers import episode, harness
-from tests.notifications.harness import all_prompt_text, event, pipeline
+from tests.notifications.harness import (
+    all_prompt_text,
+    contract_answer,
+    contract_step,
+    event,
+    pipeline,
+)
 from tests.sweep.helpers import ProcessedLog
 
 CODE = "493817"
@@ -37,12 +43,8 @@ async def stored_text(store: MemoryStore) -> str:
     return "\n".join("\n".join(row) for row in rows)
 
 
-def p_answer(*proposals: dict[str, object]) -> str:
-    return orjson.dumps({"p": list(proposals)}).decode()
-
-
 async def test_app_id_and_category_never_carry_a_secret_to_the_model(tmp_path: Path) -> None:
-    async with pipeline(tmp_path) as p:
+    async with pipeline(tmp_path, [contract_step]) as p:
         p.publish(
             event("Dinner on Friday at 8 at Frieda, bring the salad", app=f"code {CODE}"),
             event("Zug fällt aus, ich komme später", category="Ihr Code lautet 318-774"),
@@ -58,7 +60,7 @@ async def test_app_id_and_category_never_carry_a_secret_to_the_model(tmp_path: P
 
 
 async def test_a_code_only_in_the_modified_event_never_reaches_a_model(tmp_path: Path) -> None:
-    async with pipeline(tmp_path) as p:
+    async with pipeline(tmp_path, [contract_step] * 3) as p:
         p.publish(event("Your parcel is on its way to Packstation 142", title="DHL",
                         key="parcel", app="de.dhl.paket", category="other"))
         assert (await p.processor.run_batch()).report.applied == 1
@@ -84,12 +86,15 @@ async def test_a_hostile_model_statement_with_a_code_is_not_stored(tmp_path: Pat
     async with pipeline(tmp_path, []) as p:
         p.publish(event("Dinner on Friday at 8?", title="Anna"),
                   event("Max has a fever, staying home", title="Tom"))
-        p.provider.push(p_answer({"c": 1, "a": "add", "t": HOSTILE},
-                                 {"c": 2, "a": "add", "t": "Max has a fever and stays home"}))
+        p.provider.push(contract_answer(("new", HOSTILE, "event", 0),
+                                        ("new", "Max has a fever and stays home", "event", 0)))
         outcome = await p.processor.run_batch()
         assert outcome.report.error is None and outcome.report.rejected["contains_secret"] == 1
-        live = [r.text for r in await p.memories() if r.status is Status.ACTIVE]
-        assert live == ["Max has a fever and stays home"]
+        # the hostile entry is replaced by the rules' statement for that item alone
+        assert outcome.report.extra["fallback_statement"] == 1
+        live = sorted(r.text for r in await p.memories() if r.status is Status.ACTIVE)
+        assert live == ["Anna on WhatsApp: Dinner on Friday 6 Mar at 8?",
+                        "Max has a fever and stays home"]
         assert CODE not in await stored_text(p.store)
         assert p.context.memory_cursor == 2
 
@@ -105,8 +110,8 @@ async def test_a_store_refusal_skips_one_item_and_keeps_the_batch(tmp_path: Path
     async with pipeline(tmp_path, [], noise_filter=_LetEverythingThrough()) as p:
         p.publish(event(f"Ihr Code lautet {CODE}, Abholung Mittwoch", title="DHL"),
                   event("Max has a fever, staying home", title="Tom"))
-        p.provider.push(p_answer({"c": 1, "a": "add", "t": "A parcel waits until Wednesday"},
-                                 {"c": 2, "a": "add", "t": "Max has a fever and stays home"}))
+        p.provider.push(contract_answer(("new", "A parcel waits until Wednesday", "event", 0),
+                                        ("new", "Max has a fever and stays home", "event", 0)))
         outcome = await p.processor.run_batch()
         report = outcome.report
         assert report.error is None and report.rejected["secret_in_statement"] == 1
@@ -130,7 +135,8 @@ async def test_a_hostile_sweep_candidate_with_a_code_is_not_stored(tmp_path: Pat
             {"action": "add", "kind": "fact", "text": "Dinner with Anna at Luigi's",
              "sources": [f"context:{cid}"]},
         ]})
-        sweep = DailySweepProcessor(log, store, MemoryMergeEngine(ScriptedProvider([page])),
+        sweep = DailySweepProcessor(log, store, ModelSweepExtractor(
+            MemoryMergeEngine(ScriptedProvider([page]))),
                                     clock=clock, zone="UTC", enabled=True)
         outcome = await sweep.run_batch()
         assert outcome.report.applied == 1

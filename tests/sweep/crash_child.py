@@ -20,11 +20,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from companion_memory.agent.model import DeterministicProvider
+import orjson
+
 from companion_memory.agent.model.merge import MemoryMergeEngine
-from companion_memory.agent.sweep import DailySweepProcessor, sweep_fallback
+from companion_memory.agent.sweep import DailySweepProcessor, ModelSweepExtractor, sweep_fallback
 from companion_memory.core.clock import FakeClock
 from companion_memory.memory.store import MemoryStore
+from companion_memory.testing import ScriptedProvider
 from tests.sweep.helpers import ProcessedLog
 
 
@@ -62,7 +64,8 @@ async def main(db: str, log_path: str, zone: str, now: str) -> None:
     try:
         sweep = DailySweepProcessor(
             ProcessedLog.load(Path(log_path)), store,
-            MemoryMergeEngine(DeterministicProvider({"sweep": day_model})),
+            ModelSweepExtractor(MemoryMergeEngine(ScriptedProvider(
+                [lambda r: orjson.dumps(day_model(r.payload)).decode()], repeat_last=True))),
             clock=clock, zone=zone, enabled=True, step_hook=crash_hook(),
         )
         outcome = await sweep.run_batch()

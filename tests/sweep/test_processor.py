@@ -12,13 +12,16 @@ from typing import Any
 import orjson
 import pytest
 
-from companion_memory.agent.model import DeterministicProvider, ModelUnavailableError
+from companion_memory.agent.model import ModelUnavailableError
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.model.provider import ModelError
 from companion_memory.agent.model.scripted import ScriptedProvider
 from companion_memory.agent.sweep import (
     SCHEMA_VERSION,
     DailySweepProcessor,
+    ModelSweepExtractor,
+    RulesSweepExtractor,
+    SweepExtractor,
     day_window,
     sweep_fallback,
 )
@@ -44,10 +47,12 @@ class World:
         self.store, self.clock, self.log = store, clock, log
 
     def sweep(self, provider: Any = None, *, zone: str = NY, **kw: Any) -> DailySweepProcessor:
-        provider = provider or DeterministicProvider({"sweep": sweep_fallback})
+        """The rules consolidate, or a model on `provider` when one is given."""
+        extractor: SweepExtractor = RulesSweepExtractor() if provider is None \
+            else ModelSweepExtractor(MemoryMergeEngine(provider))
         kw.setdefault("enabled", True)
-        return DailySweepProcessor(self.log, self.store, MemoryMergeEngine(provider),
-                                   clock=self.clock, zone=zone, **kw)
+        return DailySweepProcessor(self.log, self.store, extractor, clock=self.clock,
+                                   zone=zone, **kw)
 
     async def day_with_reinforced(self, day: date, tag: str, *, zone: str = NY,
                                   times: int = 2) -> str:
@@ -88,7 +93,7 @@ async def test_fallback_promotes_reinforced_temporaries(world: World) -> None:
     assert [d["local_date"] for d in report.extra["dates"]] == ["2026-03-02"]
     assert report.extra["dates"][0]["status"] == "swept"
     # the fact reinforced twice is promoted at once; the day's line waits
-    assert report.model_calls == 1 and report.applied == 1
+    assert report.model_calls == 0 and report.applied == 1  # the rules: no model call
     record = await world.store.get(promoted)
     assert record is not None and record.tier is Tier.LONG_TERM
     other = await world.store.get(single)
@@ -453,3 +458,26 @@ async def test_a_day_too_long_for_the_model_is_consolidated_by_the_rules(world: 
     assert record is not None and record.tier is Tier.LONG_TERM  # the rules promoted it
     stage = await rows(world.store, "SELECT output FROM sweep_stages")
     assert '"source":"rules_prompt_too_long"' in stage[0][0]
+
+
+async def test_a_day_the_model_keeps_answering_invalidly_is_consolidated_by_the_rules(
+    world: World,
+) -> None:
+    """After its retries a model's invalid page no longer stages an empty day (no lines,
+    a gap): the rules consolidate the day, and the stage keeps the model's last answer."""
+    memory_id = await world.day_with_reinforced(date(2026, 3, 2), "a")
+    world.clock.set_wall(utc(2026, 3, 4, 12))
+    provider = ScriptedProvider(["not json", "{]", '{"candidates": 3}'])
+    sweep = world.sweep(provider, retry_budget=3)
+    codes = [(await sweep.run_batch()).report for _ in range(3)]
+    assert [r.error for r in codes[:2]] == ["invalid_json", "invalid_json"]
+    last = codes[2]
+    assert last.error is None and last.gaps == 0
+    assert last.extra["dates"][0]["status"] == "swept"
+    assert last.extra["rules_for_invalid_days"] == 1 and last.model_calls == 1
+    record = await world.store.get(memory_id)
+    assert record is not None and record.tier is Tier.LONG_TERM  # the rules promoted it
+    stage = await rows(world.store, "SELECT output FROM sweep_stages")
+    assert '"source":"rules_model_invalid"' in stage[0][0]
+    assert '"reason":"page_malformed"' in stage[0][0]
+    assert len(provider.requests) == 3

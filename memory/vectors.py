@@ -179,8 +179,13 @@ class VectorIndex:
         out = np.empty(self._ids.size, dtype=np.float32)
         q = np.asarray(query, dtype=np.float32)
         for start in range(0, self._ids.size, BLOCK_ROWS):
-            block = self._rows[start:start + BLOCK_ROWS].astype(np.float32)
-            out[start:start + BLOCK_ROWS] = (block @ q) * self._scales[start:start + BLOCK_ROWS]
+            # numpy's own loop over the int8 rows, not BLAS: `@` hands a block this size
+            # to OpenBLAS's thread pool, whose threads then spin for milliseconds and took
+            # the second core from the question's embedding (docs/benchmarks.md,
+            # "Question threads"); the loop also skips the float copy of every block
+            block = self._rows[start:start + BLOCK_ROWS]
+            out[start:start + BLOCK_ROWS] = np.einsum(
+                "ij,j->i", block, q, dtype=np.float32) * self._scales[start:start + BLOCK_ROWS]
         return self._rowids, out
 
     def vectors_of(self, rowids: Collection[int]) -> dict[int, npt.NDArray[np.float32]]:

@@ -231,6 +231,8 @@ class _HeldQuestions:
     """The real embedder, but a question's embedding waits until the test lets it go:
     the store reads the BM25 leg meanwhile, and the test writes in between."""
 
+    question_threads = 1  # (more threads: the store reads the BM25 leg after the question)
+
     def __init__(self, inner: E5Embedder) -> None:
         self._inner = inner
         self.asked = threading.Event()
@@ -280,8 +282,8 @@ def test_questions_and_memories_run_on_their_own_thread_counts() -> None:
     question = "When is my dentist appointment?"
 
     def on_one_thread() -> tuple[int, int, npt.NDArray[np.float32]]:
-        asked = embedder.query(question)
-        after_question = engine.omp_get_max_threads()
+        asked = embedder.query(question)  # (run on the embedder's own question thread)
+        after_question = embedder._question_thread.submit(engine.omp_get_max_threads).result()
         embedder.documents([MEMORIES["dentist"]])
         return after_question, engine.omp_get_max_threads(), asked
 

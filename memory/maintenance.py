@@ -7,10 +7,11 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any
 
-from companion_memory.memory import fts_index, history
+from companion_memory.memory import fts_index, history, write_events
 from companion_memory.memory.filters import NO_FILTER, MemoryFilter
-from companion_memory.memory.records import MemoryRecord, Tier
+from companion_memory.memory.records import Kind, MemoryRecord, Tier
 from companion_memory.memory.rows import COLUMNS, N_COLUMNS, from_us, record_from_row, to_us
+from companion_memory.memory.write_events import MemoryWrite
 
 
 def list_records(
@@ -106,6 +107,14 @@ def cleanup_expired(conn: sqlite3.Connection, now: datetime) -> int:
         "DELETE FROM memory_receipts WHERE applied_us < ?", (to_us(now - RECEIPT_RETENTION),)
     )
     condition = "status != 'active' OR (expires_us IS NOT NULL AND expires_us <= ?)"
+    # an expiry is a write the host's write stream tells of (the other removals were
+    # told when they happened: remove, supersede, forget)
+    write_events.note(conn, [
+        MemoryWrite(str(mid), "expire", Tier(tier), Kind(kind), int(revision), "store", now)
+        for mid, tier, kind, revision in conn.execute(
+            "SELECT memory_id, tier, kind, revision FROM memories WHERE status = 'active' "
+            "AND expires_us IS NOT NULL AND expires_us <= ?", (now_us,))
+    ])
     conn.execute(
         "INSERT OR REPLACE INTO memory_tombstones (memory_id, status, removed_us) "
         f"SELECT memory_id, CASE status WHEN 'active' THEN 'expired' ELSE status END, ? "

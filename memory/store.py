@@ -802,7 +802,7 @@ class MemoryStore:
 
         def job(conn: sqlite3.Connection) -> CleanupStats:
             before = maintenance.database_bytes(conn)
-            removed = _write(lambda c: maintenance.cleanup_expired(c, now))(conn)
+            removed = _write(lambda c: maintenance.cleanup_expired(c, now), self._emit)(conn)
             if removed == 0:
                 return CleanupStats(removed=0, bytes_freed=0)
             maintenance.compact(conn)

@@ -28,7 +28,8 @@ _PENDING: dict[int, list[MemoryWrite]] = {}
 class MemoryWrite:
     """One committed write of a memory (no content).
 
-    `op`: create, update, reinforce, remove, promote, supersede or forget. `origin`:
+    `op`: create, update, reinforce, remove, promote, supersede, forget or expire (its
+    TTL ended and the cleaner removed it: origin `store`). `origin`:
     which scenario wrote it: `notifications`, `episodes`, `sweep`, `host` (the host's
     save, update or forget), or `store` (another caller of the store)."""
 

@@ -134,3 +134,23 @@ async def test_no_event_for_a_rolled_back_write(tmp_path: Path) -> None:
                                         expected_revision=1,
                                         sources=(SourceRef.parse("context:9"),))])
         assert [w.op for w in seen] == ["create", "reinforce"]
+
+
+async def test_an_expired_memory_is_a_write_event_when_the_cleaner_removes_it(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock(NOW)
+    async with await MemoryStore.open(tmp_path / "m.db", clock=clock) as store:
+        seen: list[MemoryWrite] = []
+        store.subscribe_writes(seen.append)
+        await store.apply([create("a", "Dinner with Anna on Friday", tier=Tier.TEMPORARY),
+                           create("b", "Lunch with Ben on Monday", tier=Tier.LONG_TERM)])
+        await clock.advance((store.ttls[0] + timedelta(hours=1)).total_seconds())
+        assert (await store.cleanup_expired()).removed == 1
+        expired = [w for w in seen if w.op == "expire"]
+        assert [(w.memory_id, w.origin, w.tier, w.revision) for w in expired] == [
+            ("a", "store", Tier.TEMPORARY, 1)]
+        assert expired[0].at == clock.now()
+        # nothing left to expire: no second event
+        await store.cleanup_expired()
+        assert [w.op for w in seen].count("expire") == 1

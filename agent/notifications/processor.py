@@ -27,7 +27,6 @@ import asyncio
 import dataclasses
 import hashlib
 import logging
-import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -78,7 +77,6 @@ from companion_memory.memory.records import (
     SourceRef,
     refuse_secrets,
 )
-from companion_memory.memory.search_text import fold
 from companion_memory.memory.secrets import contains_secret
 from companion_memory.memory.store import MemoryStore
 from companion_memory.memory.work_ledger import Scenario, WorkAttempt, notification_key
@@ -337,7 +335,7 @@ class NotificationProcessor:
                 SourceRef(SourceKind.CONTEXT, str(i)) for i in contexts[cid].source_ids
             )
             record = records[cid]
-            detail = source_words(record, proposal.text or "")
+            detail = source_words(record)
             try:  # the store refuses a secret; this item is skipped, the batch goes on
                 refuse_secrets(text=proposal.text, detail=detail)
             except SecretInStatementError as exc:
@@ -506,25 +504,12 @@ def origin(record: NotificationRecord) -> tuple[datetime, str | None, str | None
     return event.posted_at, app_id, sender
 
 
-_WORD = re.compile(r"[^\W_]+")
-
-
-def source_words(record: NotificationRecord, statement: str = "") -> str:
+def source_words(record: NotificationRecord) -> str:
     """What recall searches besides the memory's statement: the app's name and the
-    notification's own title, subtitle and body (the body is capped at 4 KiB at intake),
-    without the words the statement already holds. A statement is mostly its
-    notification's own words, and a second copy of them doubled what a Temporary memory
-    keeps for nothing: recall finds a word in either."""
+    notification's own title, subtitle and body (the body is capped at 4 KiB at intake)."""
     event = record.event
-    have = {fold(word) for word in _WORD.findall(statement)}
-    lines = []
-    for part in (app_label(event.app_id), event.title, event.subtitle, event.body):
-        # a token as written ("14-16", "15:00") goes only when all its words are there
-        kept = [token for token in part.split()
-                if any(fold(word) not in have for word in _WORD.findall(token))]
-        if kept:
-            lines.append(" ".join(kept))
-    return "\n".join(lines)
+    parts = (app_label(event.app_id), event.title, event.subtitle, event.body)
+    return "\n".join(part for part in parts if part)
 
 
 def _query(item: _Item) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -415,22 +414,3 @@ async def test_a_subject_digest_that_reads_as_a_secret_never_costs_a_memory(
         after = await p.memories()
         assert [m.memory_id for m in after] == [first[0].memory_id]
         assert "at 8" in after[0].text and after[0].subject == first[0].subject
-
-
-async def test_a_memory_keeps_its_notifications_words_once(tmp_path: Path) -> None:
-    body = ("Dinner on Friday at 8 at the Greek place? I booked the table under Okonkwo, "
-            "bring the 14-16 cm tart tin. Then we walk along the Spree")
-    async with pipeline(tmp_path) as p:
-        p.publish(event(body, key="k-dinner"))
-        assert (await p.processor.run_batch()).report.applied == 1
-        text, detail = await p.store.read(
-            lambda conn: conn.execute("SELECT text, detail FROM memories").fetchone())
-    assert detail  # (search-only: not a field of MemoryRecord)
-    words = re.compile(r"[^\W_]+")
-    said = {w.casefold() for w in words.findall(text)}
-    # nothing the statement says is kept a second time as search detail ...
-    for token in detail.split():
-        assert any(w.casefold() not in said for w in words.findall(token)), token
-    # ... and every word of the notification is still held by one or the other
-    held = said | {w.casefold() for w in words.findall(detail)}
-    assert {w.casefold() for w in words.findall(body)} <= held

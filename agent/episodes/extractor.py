@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from companion_memory.agent.episodes.fallback import episode_fallback
 from companion_memory.agent.episodes.model import Episode
@@ -29,7 +29,7 @@ from companion_memory.agent.episodes.proposals import (
     model_view,
     validate_answer,
 )
-from companion_memory.agent.extraction import MODEL, RULES, Usage
+from companion_memory.agent.extraction import MODEL, RULES, Extractor, Usage
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.memory.records import MemoryRecord
 from companion_memory.memory.secrets import contains_secret
@@ -59,10 +59,8 @@ class EpisodeExtraction:
     failure: str | None = None
 
 
-class EpisodeExtractor(Protocol):
-    name: str
-
-    async def extract(self, batch: EpisodeBatch, /) -> EpisodeExtraction: ...
+EpisodeExtractor = Extractor[EpisodeBatch, EpisodeExtraction]
+"""What the processor calls: the rules or the model (`agent.extraction.Extractor`)."""
 
 
 class RulesEpisodeExtractor:

@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
-from typing import Any, Protocol
+from typing import Any
 
-from companion_memory.agent.extraction import MODEL, RULES, Usage
+from companion_memory.agent.extraction import MODEL, RULES, Extractor, Usage
 from companion_memory.agent.model.merge import MemoryMergeEngine, bound_rejections
 from companion_memory.agent.model.provider import Message
 from companion_memory.agent.notifications.contract import (
@@ -98,10 +98,8 @@ class NotificationExtraction:
     failure: str | None = None
 
 
-class NotificationExtractor(Protocol):
-    name: str
-
-    async def extract(self, batch: NotificationBatch, /) -> NotificationExtraction: ...
+NotificationExtractor = Extractor[NotificationBatch, NotificationExtraction]
+"""What the processor calls: the rules or the model (`agent.extraction.Extractor`)."""
 
 
 # -- the rules ---------------------------------------------------------------------------

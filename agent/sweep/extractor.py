@@ -15,9 +15,8 @@ unusable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
 
-from companion_memory.agent.extraction import MODEL, RULES, Usage
+from companion_memory.agent.extraction import MODEL, RULES, Extractor, Usage
 from companion_memory.agent.model.merge import MemoryMergeEngine
 from companion_memory.agent.sweep.day_input import DayInput
 from companion_memory.agent.sweep.fallback import sweep_fallback
@@ -55,10 +54,8 @@ class SweepExtraction:
         return self.page.error
 
 
-class SweepExtractor(Protocol):
-    name: str
-
-    async def extract(self, batch: SweepDay, /) -> SweepExtraction: ...
+SweepExtractor = Extractor[SweepDay, SweepExtraction]
+"""What the processor calls: the rules or the model (`agent.extraction.Extractor`)."""
 
 
 class RulesSweepExtractor:

@@ -4,31 +4,19 @@ there and the day is staged as an empty `invalid_output` page."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import date, timedelta
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from companion_memory.agent.model.scripted import ScriptedProvider
 from companion_memory.agent.sweep import day_window
-from companion_memory.core.clock import FakeClock
 from companion_memory.memory import sweep_ledger as L
 from companion_memory.memory.store import MemoryStore
 from companion_memory.memory.work_ledger import Scenario
-from tests.sweep.helpers import ProcessedLog
+from tests.sweep import test_processor
 from tests.sweep.test_processor import NY, World, utc
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    clock = FakeClock(utc(2026, 3, 1, 12))
-    store = await MemoryStore.open(tmp_path / "memory.sqlite3", clock=clock)
-    try:
-        yield World(store, clock, ProcessedLog())
-    finally:
-        await store.close()
+world = test_processor.world
+"""The sweep's test world (a store on a fake clock and a processed log)."""
 
 
 async def work_rows(store: MemoryStore) -> list[tuple[Any, ...]]:

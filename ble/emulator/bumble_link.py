@@ -91,6 +91,13 @@ class BumblePhoneLink:
             await self._peer.write_value(characteristic, data, with_response=response)
         except ATT_Error as exc:
             raise AttWriteError(int(exc.error_code)) from exc
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # this task was cancelled: not the link's doing
+            # bumble cancels a request in flight when the connection drops: the caller
+            # sees the link closed, not a cancellation it never asked for
+            raise LinkClosedError("the phone disconnected during a write") from None
         except Exception as exc:
             if self._closed.is_set():
                 raise LinkClosedError("the phone disconnected during a write") from None

@@ -288,7 +288,15 @@ class Runtime:
         self._state = RuntimeState.OPENING
         try:
             async with AsyncExitStack() as stack:
-                await asyncio.to_thread(prepare_root, self._root)
+                # a cancelled open waits for the thread: a root marker half written
+                # (its temporary file) would make the next owner refuse the root
+                preparing = asyncio.ensure_future(asyncio.to_thread(prepare_root, self._root))
+                try:
+                    await asyncio.shield(preparing)
+                except asyncio.CancelledError:
+                    with contextlib.suppress(BaseException):
+                        await preparing
+                    raise
                 await self._take_lock(stack)
                 self._started_at = datetime.now(UTC).isoformat()
                 self._ring = EventRing(

@@ -57,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -527,12 +528,27 @@ def _tail_context_ids(root: Path, count: int) -> list[tuple[int, str]]:
     return out
 
 
-def config_for(embedder: str | None = None) -> Config:
+def config_for(embedder: str | None = None,
+               settings: Sequence[str] = ()) -> Config:
     """The default configuration in the person's zone; `embedder` (or
-    $LIFEBENCH_EMBEDDER) replaces `[memory] embedder`."""
+    $LIFEBENCH_EMBEDDER) replaces `[memory] embedder`; each of `settings`
+    ("section.key=TOML value", as `--set` takes them) replaces one setting."""
     embedder = embedder or os.environ.get("LIFEBENCH_EMBEDDER")
-    extra = {"memory": {"embedder": embedder}} if embedder else {}
-    return parse_config({"sweep": {"zone": ZONE}, **extra})
+    table: dict[str, dict[str, Any]] = {"sweep": {"zone": ZONE}}
+    if embedder:
+        table["memory"] = {"embedder": embedder}
+    for item in settings:
+        name, _, value = item.partition("=")
+        section, _, key = name.strip().partition(".")
+        if not (section and key and value.strip()):
+            raise DataError(f"--set {item!r}: use section.key=value, e.g. "
+                            "intake.noise_model=true")
+        try:
+            parsed = tomllib.loads(f"v = {value.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            parsed = value.strip()  # a bare word is a string
+        table.setdefault(section, {})[key] = parsed
+    return parse_config(table)
 
 
 async def _advance(clock: FakeClock, when: datetime) -> None:
@@ -542,12 +558,14 @@ async def _advance(clock: FakeClock, when: datetime) -> None:
 
 
 async def run_user(data: UserData, *, progress: bool = True,
-                   forget_every: int = 0, embedder: str | None = None) -> dict[str, Any]:
+                   forget_every: int = 0, embedder: str | None = None,
+                   keep_store: Path | None = None,
+                   settings: Sequence[str] = ()) -> dict[str, Any]:
     """Feed `data` through a Runtime on a FakeClock (see the module docstring); with
     `forget_every`, the owner forgets the newest live memory after every that many
     rounds (so a forget's index rebuild and scrub run all year long too). `embedder`
     replaces the default `[memory] embedder` ("none": keyword recall only)."""
-    config = config_for(embedder)
+    config = config_for(embedder, settings)
     idle = timedelta(seconds=config.worker.idle_delay_s)
     asks, skipped = schedule(data)
     out = Run(data.name)
@@ -656,11 +674,27 @@ async def run_user(data: UserData, *, progress: bool = True,
             with contextlib.suppress(Exception):
                 await runtime.close()
         result.update(await asyncio.to_thread(_file_checks, root))
+        if keep_store is not None:
+            await asyncio.to_thread(_keep_store, root, keep_store / f"{data.name}.sqlite3")
     result["wall_s"] = round(time.perf_counter() - started, 1)
     result["asks_skipped"] = skipped
     result["phases_s"] = {k: round(v, 1) for k, v in out.phases.items()}
     result["phases_s"]["bm25"] = round(bm25.seconds, 1)
     return result
+
+
+def _keep_store(root: Path, target: Path) -> None:
+    """Copy the closed run's memory database to `target` (SQLite's backup), to read."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(f"file:{root / 'memory.sqlite3'}?mode=ro", uri=True)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        source.close()
 
 
 async def _forget_newest(runtime: Runtime, out: Run) -> None:
@@ -1118,6 +1152,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, help="write cProfile statistics of the "
                         "main thread here (SQLite work runs on the store's own thread)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE",
+                        help="replace one setting of the default configuration (repeatable; "
+                        "the value in TOML: intake.noise_model=true)")
+    parser.add_argument("--keep-store", type=Path, metavar="DIR",
+                        help="copy each user's memory database at year end to DIR/USER.sqlite3")
     parser.add_argument("--bundle", type=Path, metavar="DIR",
                         help="write the reduced copy of --user into DIR and stop")
     args = parser.parse_args(argv)
@@ -1141,7 +1180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{user}: {counts[0]} notifications, {counts[1]} questions")
             return 0
         datasets = [slice_days(source.load(u), args.days, start) for u in users]
-    except (DataError, SwapError) as err:
+        config_for(None, args.set)  # a bad --set stops here, before any run
+    except (DataError, SwapError, CompanionMemoryError) as err:
         print(f"lifebench: {err}", file=sys.stderr)
         return 2
     info = sqlite_info()
@@ -1154,7 +1194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if profiler is not None:
             profiler.enable()
         result = asyncio.run(run_user(data, progress=not args.quiet,
-                                      forget_every=args.forget_every))
+                                      forget_every=args.forget_every,
+                                      keep_store=args.keep_store, settings=args.set))
         if profiler is not None:
             profiler.disable()
         result["sent_sms_left_out"] = data.sent_sms

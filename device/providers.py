@@ -87,10 +87,15 @@ class Extractors:
     sweep: SweepExtractor
     switches: RulesFallbacks | None = None
     """The explicit fallback to the rules' switch counts (None: no such fallback)."""
+    scenarios: str = "all"
+    """`[provider] scenarios`: what the model extracts for (with a provider)."""
 
     def describe(self, provider: ModelProvider | None) -> dict[str, Any]:
-        """`describe(provider)`, with the fallback to the rules when one is configured."""
+        """`describe(provider)`, with the fallback to the rules when one is configured and
+        the scenarios the model extracts for."""
         info = describe(provider)
+        if provider is not None:
+            info["scenarios"] = self.scenarios
         if self.switches is not None:
             info.update(self.switches.describe())
         return info
@@ -99,7 +104,8 @@ class Extractors:
 def build_extractors(config: Config, provider: ModelProvider | None) -> Extractors:
     """The rules with no provider; the model on `provider` otherwise (a provider the host
     passed is a model, whatever the configured kind), composed with the rules when
-    `provider.fallback = "deterministic"`."""
+    `provider.fallback = "deterministic"`, for the scenarios `provider.scenarios` names
+    (the others extract with the rules)."""
     rules = Extractors(RulesNotificationExtractor(), RulesEpisodeExtractor(),
                        RulesSweepExtractor())
     if provider is None:
@@ -113,9 +119,16 @@ def build_extractors(config: Config, provider: ModelProvider | None) -> Extracto
         engine, items_per_call=per_call)
     episodes: EpisodeExtractor = ModelEpisodeExtractor(engine)
     sweep: SweepExtractor = ModelSweepExtractor(engine)
-    if p.fallback != RULES_KIND:
-        return Extractors(notifications, episodes, sweep)
-    switches = RulesFallbacks()
-    return Extractors(WithRulesFallback(notifications, rules.notifications, switches),
-                      WithRulesFallback(episodes, rules.episodes, switches),
-                      WithRulesFallback(sweep, rules.sweep, switches), switches)
+    if p.fallback == RULES_KIND:
+        switches = RulesFallbacks()
+        notifications = WithRulesFallback(notifications, rules.notifications, switches)
+        episodes = WithRulesFallback(episodes, rules.episodes, switches)
+        sweep = WithRulesFallback(sweep, rules.sweep, switches)
+    else:
+        switches = None
+    # `[provider] scenarios`: the scenarios left out extract with the rules
+    if p.scenarios != "all":
+        notifications = rules.notifications
+    if p.scenarios == "sweep":
+        episodes = rules.episodes
+    return Extractors(notifications, episodes, sweep, switches, p.scenarios)

@@ -95,6 +95,8 @@ EFFECT_TESTS: dict[str, str] = {
     # [provider]
     "provider.kind": "tests/test_settings_provider.py::test_kind_chooses_the_provider",
     "provider.fallback": "tests/test_settings_provider.py::test_fallback_is_used_only_when_named",
+    "provider.scenarios":
+        "tests/test_settings_provider.py::test_scenarios_is_what_the_model_extracts_for",
     "provider.max_output_tokens":
         "tests/test_settings_provider.py::test_max_output_tokens_caps_every_call",
     "provider.deadline_s": "tests/test_settings_provider.py::test_deadline_s_bounds_a_model_call",

@@ -16,8 +16,10 @@ import pytest
 from companion_memory import Runtime
 from companion_memory.core.clock import FakeClock
 from companion_memory.device.config import Config
+from companion_memory.memory import Tier
+from tests.episodes.helpers import topic_episode
 from tests.model.loopback import LoopbackServer
-from tests.settings_helpers import START, configured, note, running
+from tests.settings_helpers import START, Recording, configured, days, note, running
 
 KEY_VAR = "COMPANION_SETTINGS_TEST_KEY"
 BODIES = ["Dinner at Luigi's on Saturday at 7", "The plumber comes on Monday morning",
@@ -246,3 +248,34 @@ async def test_env_llama_model_overrides_the_files_model_path(tmp_path: Path) ->
         cfg = await configured(where, toml, env=env)
         async with running(where, cfg) as runtime:
             assert ((await runtime.status()).provider_problem is not None) is problem
+
+
+@pytest.mark.parametrize(("scenarios", "asked"), [
+    ("all", {"notifications", "episodes", "sweep"}),
+    ("episodes_and_sweep", {"episodes", "sweep"}),
+    ("sweep", {"sweep"}),
+])
+async def test_scenarios_is_what_the_model_extracts_for(
+    tmp_path: Path, scenarios: str, asked: set[str],
+) -> None:
+    """A day of notifications, a completed task and the day's sweep, with a model that
+    answers as the rules would: only the named scenarios reach it; the others are
+    extracted by the rules all the same (a memory per notification, a swept day)."""
+    model = Recording()
+    cfg = await configured(tmp_path, f'[sweep]\nzone = "UTC"\n'
+                                     f'[provider]\nscenarios = "{scenarios}"\n')
+    clock = FakeClock(START)
+    async with running(tmp_path, cfg, clock=clock, provider=model) as runtime:
+        await runtime.feed([note(f"k{i}", body, title=f"P{i}")
+                            for i, body in enumerate(BODIES)])
+        await runtime.record_episode(topic_episode(0))
+        await runtime.run_once()
+        written = len(await runtime.list_memories(tier=Tier.TEMPORARY))
+        clock.set_wall(START + days(2))
+        report = await runtime.run_once()
+        status = (await runtime.status()).provider
+    assert {r.scenario for r in model.requests} == asked
+    assert written == len(BODIES)
+    sweep = report.report_for("sweep")
+    assert sweep is not None and sweep.extra["dates"]
+    assert status["scenarios"] == scenarios

@@ -27,6 +27,10 @@ from companion_memory.core.settings import SettingsError, setting, validate_sett
 PROVIDER_KINDS = ("deterministic", "llama", "openai")
 FALLBACKS = ("none", *PROVIDER_KINDS)
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
+MODEL_SCENARIOS = ("all", "sweep", "episodes_and_sweep")
+"""Which scenarios a configured model extracts for (`[provider] scenarios`); the others
+use the rules. "sweep": the daily consolidation only, once a day while idle, so each
+notification costs no model time on a small device."""
 
 
 class ProviderConfigError(InvalidInputError):
@@ -187,6 +191,8 @@ class ProviderOptions:
 
     kind: str = setting("deterministic", choices=PROVIDER_KINDS)
     fallback: str = setting("none", choices=FALLBACKS, doc="explicit fallback; never implicit")
+    scenarios: str = setting("all", choices=MODEL_SCENARIOS,
+                             doc="what the model extracts for; the rest uses the rules")
     max_output_tokens: int = setting(1024, low=1, high=32_768,
                                      doc="per call; a model call carries 5 notifications")
     deadline_s: float = setting(120.0, low=0.1, high=3600.0, doc="per model call")

@@ -92,6 +92,8 @@ BUNDLED = ROOT / "bench" / "data" / "lifebench"
 MIRROR = Path("/work/.mirror/1754955896+LifeBench/repo")
 """A bare git mirror of the LifeBench repository, read with `git show` when present."""
 DATA_EN = "life_bench_data/data_en"
+DATA_DIRS = {"en": DATA_EN, "zh": "life_bench_data/data"}
+"""LifeBench's two editions: the same people, events and ids, in English and Chinese."""
 ZONE = "Asia/Shanghai"
 SMS_APP = "com.apple.MobileSMS"
 RECEIVED = frozenset({"Receive", "接收"})
@@ -242,24 +244,31 @@ def parse_questions(records: Any, where: str) -> list[Question]:
 class Source:
     """Where LifeBench is read from: the bundled copy, a checkout, or a bare git mirror."""
 
-    def __init__(self, spec: str | None) -> None:
+    def __init__(self, spec: str | None, lang: str = "en",
+                 questions_lang: str | None = None) -> None:
         if spec is None:
             spec = os.environ.get("LIFEBENCH_DATA") or (
                 str(MIRROR) if (MIRROR / "HEAD").is_file() else "bundled")
         self.spec = spec
         self.bundled = spec == "bundled"
+        self.folder = DATA_DIRS[lang]
+        self.questions_folder = DATA_DIRS[questions_lang or lang]
+        if self.bundled and (self.folder, self.questions_folder) != (DATA_EN, DATA_EN):
+            raise DataError("--data bundled holds the English edition only; the Chinese one "
+                            "needs a LifeBench checkout or mirror")
         path = BUNDLED if self.bundled else Path(spec).expanduser()
         if not path.exists():
             raise DataError(f"--data {spec}: no such folder (use 'bundled', a LifeBench "
                             "checkout or a bare git mirror of it)")
         self.git = not self.bundled and (path / "HEAD").is_file() and (path / "objects").is_dir()
+        self.root = path
         if not self.bundled and not self.git:
-            for candidate in (path / DATA_EN, path):
+            for candidate in (path / self.folder, path):
                 if any(candidate.glob("*/phone_data/push.json")):
                     path = candidate
                     break
             else:
-                raise DataError(f"--data {spec}: holds neither {DATA_EN}/<user>/phone_data "
+                raise DataError(f"--data {spec}: holds neither {self.folder}/<user>/phone_data "
                                 "nor a bare git repository")
         self.path = path
 
@@ -267,7 +276,7 @@ class Source:
         if self.bundled:
             return sorted(p.parent.name for p in self.path.glob(f"*/{NOTIFICATIONS_FILE}"))
         if self.git:
-            listing = self._git("ls-tree", "--name-only", f"HEAD:{DATA_EN}")
+            listing = self._git("ls-tree", "--name-only", f"HEAD:{self.folder}")
             return sorted(line for line in listing.splitlines() if line.strip())
         return sorted(p.parent.parent.name for p in self.path.glob("*/phone_data/push.json"))
 
@@ -279,11 +288,13 @@ class Source:
                             f"{done.stderr.decode(errors='replace').strip()}")
         return done.stdout.decode("utf-8")
 
-    def read_json(self, user: str, relative: str) -> Any:
+    def read_json(self, user: str, relative: str, folder: str | None = None) -> Any:
+        folder = folder or self.folder
         try:
             if self.git:
-                return orjson.loads(self._git("show", f"HEAD:{DATA_EN}/{user}/{relative}"))
-            return orjson.loads((self.path / user / relative).read_bytes())
+                return orjson.loads(self._git("show", f"HEAD:{folder}/{user}/{relative}"))
+            base = self.path if folder == self.folder else self.root / folder
+            return orjson.loads((base / user / relative).read_bytes())
         except orjson.JSONDecodeError as err:
             raise DataError(f"{user}/{relative}: not JSON ({err})") from err
         except OSError as err:
@@ -305,8 +316,9 @@ class Source:
                               f"{user}/phone_data/push.json")
             sms, sent = parse_sms(self.read_json(user, "phone_data/sms.json"), zone,
                                   f"{user}/phone_data/sms.json")
-            questions = parse_questions(self.read_json(user, "QA/QA_clean.json"),
-                                        f"{user}/QA/QA_clean.json")
+            questions = parse_questions(
+                self.read_json(user, "QA/QA_clean.json", self.questions_folder),
+                f"{user}/QA/QA_clean.json")
         notices = sorted(push + sms, key=lambda n: (n.posted_at, n.key))
         return UserData(user, tuple(notices), tuple(questions), sent)
 
@@ -428,8 +440,27 @@ def schedule(data: UserData) -> tuple[list[Ask], dict[str, int]]:
     return asks, dict(skipped)
 
 
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+
+
 def words(text: str) -> list[str]:
-    return WORD.findall(text.casefold())
+    """The baseline's tokens: words, and each run of Chinese, Japanese or Korean
+    characters as its overlapping character bigrams (a run is one "word" otherwise, so
+    BM25 over Chinese text would match only whole sentences)."""
+    out = []
+    for word in WORD.findall(text.casefold()):
+        if not CJK_RUN.search(word):
+            out.append(word)
+            continue
+        for piece in re.split(f"({CJK_RUN.pattern})", word):
+            if not piece:
+                continue
+            if CJK_RUN.fullmatch(piece):
+                out.extend([piece] if len(piece) == 1 else
+                           [piece[i:i + 2] for i in range(len(piece) - 1)])
+            else:
+                out.append(piece)
+    return out
 
 
 class Bm25Baseline:
@@ -1141,6 +1172,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--user", action="append",
                         help="a LifeBench user (repeatable), or 'all'; default: the first")
     parser.add_argument("--data", help="bundled, a LifeBench checkout, or a bare git mirror")
+    parser.add_argument("--lang", choices=sorted(DATA_DIRS), default="en",
+                        help="the edition whose notifications are fed (zh: the Chinese one)")
+    parser.add_argument("--questions-lang", choices=sorted(DATA_DIRS),
+                        help="the edition whose questions are asked (default: --lang's; "
+                        "--lang zh --questions-lang en asks English questions of Chinese "
+                        "notifications)")
     parser.add_argument("--days", type=float, help="only the first N days of notifications")
     parser.add_argument("--start", help="skip notifications before this date (YYYY-MM-DD, "
                         f"{ZONE})")
@@ -1170,7 +1207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:
         parser.error(f"--start {args.start!r}: use a date like 2025-01-01")
     try:
-        source = Source(args.data)
+        source = Source(args.data, args.lang, args.questions_lang)
         names = source.users()
         wanted = args.user or names[:1]
         users = names if "all" in wanted else wanted

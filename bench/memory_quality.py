@@ -57,6 +57,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion_memory.agent.model.provider import ModelProvider, ModelRequest, ModelResponse  # noqa: E402
+from companion_memory.agent.model.settings import (  # noqa: E402
+    MODEL_SCENARIOS as MODEL_SCENARIO_CHOICES,
+)
 from companion_memory.ble.events import NotificationEvent, parse_rfc3339  # noqa: E402
 from companion_memory.core.clock import FakeClock  # noqa: E402
 from companion_memory.core.errors import CompanionMemoryError  # noqa: E402
@@ -82,6 +85,8 @@ EMBEDDER: list[str] = []
 LATER: list[float] = []
 """`--later DAYS`: every question asked again this many days after the corpus ends."""
 NOISE_MODEL: list[str] = []
+MODEL_SCENARIOS: list[str] = []
+"""`--model-scenarios`: what a llama provider extracts for (`[provider] scenarios`)."""
 ZONE = "Europe/Berlin"
 THREADS = 2
 TOKEN = re.compile(r"[^\W_]+")
@@ -333,9 +338,12 @@ def provider_config(spec: str, person_zone: str = ZONE) -> tuple[str, Config]:
     kind, _, path = spec.partition("=")
     if kind != "llama" or not path:
         raise SystemExit(f"--provider {spec!r}: use 'deterministic' or 'llama=PATH.gguf'")
+    scenarios = MODEL_SCENARIOS[0] if MODEL_SCENARIOS else "all"
     config = parse_config({**zone, "provider": {
-        "kind": "llama", "llama": {"model_path": path, "n_threads": THREADS}}})
-    return f"llama {Path(path).stem}", config
+        "kind": "llama", "scenarios": scenarios,
+        "llama": {"model_path": path, "n_threads": THREADS}}})
+    label = f"llama {Path(path).stem}"
+    return (label if scenarios == "all" else f"{label} ({scenarios})"), config
 
 
 # -- one run ----------------------------------------------------------------------------
@@ -606,6 +614,14 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
     ):
         hit, total = _share(values, ids)
         result[name] = {"hits": hit, "of": total, "share": hit / total if total else None}
+    by_lang: dict[str, set[str]] = {}
+    for q in corpus.questions:  # by the language of the notifications that answer it
+        for lang in {corpus.by_id()[a].lang for a in q.answers}:
+            by_lang.setdefault(lang, set()).add(q.id)
+    result["answer@5 by language"] = {
+        lang: dict(zip(("hits", "of"), _share(out.answered5, ids), strict=True))
+        for lang, ids in sorted(by_lang.items())
+    }
     if out.later is not None:
         for name, values in (("later answer@5", out.later.answered5),
                              ("later answer@1", out.later.answered1)):
@@ -654,6 +670,14 @@ def table(corpus: Corpus, results: list[dict[str, Any]]) -> str:
                 "prompt_tokens_per_kept",
                 "completion_tokens_per_kept", "wall_s"):
         lines.append(f"| {key} | " + " | ".join(cell(r.get(key)) for r in results) + " |")
+    langs = sorted({lang for r in results for lang in r.get("answer@5 by language", {})})
+    for lang in langs:
+        row = []
+        for r in results:
+            got = r.get("answer@5 by language", {}).get(lang)
+            row.append(cell(None if got is None else {
+                **got, "share": got["hits"] / got["of"] if got["of"] else None}))
+        lines.append(f"| answer@5, answers in {lang} | " + " | ".join(row) + " |")
     for r in results:
         if r.get("decode"):
             d = r["decode"]
@@ -689,6 +713,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--embedder", help="[memory] embedder (default: the default config's)")
     parser.add_argument("--noise-model", choices=("on", "off"),
                         help="[intake] noise_model (default: the default config's)")
+    parser.add_argument("--model-scenarios", choices=MODEL_SCENARIO_CHOICES,
+                        help="[provider] scenarios for a llama provider (default: all)")
     parser.add_argument("--dense-weight", type=float,
                         help="share of the dense leg in hybrid recall (for tuning)")
     parser.add_argument("--later", type=float, metavar="DAYS",
@@ -706,6 +732,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         LATER.append(args.later)
     if args.noise_model:
         NOISE_MODEL.append(args.noise_model)
+    if args.model_scenarios:
+        MODEL_SCENARIOS.append(args.model_scenarios)
     if args.dense_weight is not None:
         hybrid.DENSE_WEIGHT = args.dense_weight
     try:

@@ -4,7 +4,9 @@ Both legs give a candidate pool (the BM25 top `pool` and the cosine top `pool`);
 candidate is then scored on both signals, where known:
 
 - lexical: its BM25 score over the best BM25 score of the pool (0 when the words do
-  not match);
+  not match), times the share of the question the store's words can match at all
+  (`known_share`: near 1 when asked in the memories' language, small when asked in
+  another);
 - dense: how far its cosine rises above the store's typical cosine to this query (the
   median over every stored vector, or `DENSE_BASELINE` while the store holds fewer
   than `BASELINE_MIN_VECTORS`: unrelated texts score about 0.75-0.8 with e5), in units
@@ -79,6 +81,9 @@ class HybridQuery:
     dense_weight: float = DENSE_WEIGHT
     where: MemoryFilter = NO_FILTER
     """Time, app, sender and kinds (`memory.filters`): both legs rank only what matches."""
+    words: Sequence[Sequence[str]] = ()
+    """The search forms of each of the question's words (`memory.recall.query_words`),
+    for `known_share`; none: the lexical leg keeps its whole share."""
 
 
 RECENT_BOOST = 1.0
@@ -91,6 +96,35 @@ older lines that share its words. Long-Term memories are not raised (a line writ
 today may be about a day weeks ago). Chosen on one LifeBench user (fenghaoran), asked one
 hour after the evidence: a year, x1.5 over 24 h 0.592, x2 over 12 h 0.626 (0.623 before
 the sweep kept anything), the month-end figure the same (0.377) for both."""
+
+
+def known_share(conn: sqlite3.Connection, query: HybridQuery, cache: RecallCache) -> float:
+    """How much of the question the lexical leg can match at all: the idf mass of the
+    question's words that some memory holds (by any of the word's forms), over the idf
+    mass of all its words, a word no memory holds counting FTS5's idf of an unknown term
+    (ln((N + 0.5) / 0.5)). 1.0 when there are no words to weigh.
+
+    Each candidate's lexical share is multiplied by it. Asked in the memories' language,
+    nearly every word of a question is one the store knows, and BM25 ranks as before;
+    asked in another language (an English question of Chinese notifications), most words
+    are unknown, the few that match ("message", a number, an app's name) match by
+    accident, and meaning decides. Before, the best BM25 match of the pool took the
+    whole lexical share however little of the question it matched. Chosen on LifeBench's
+    tuning user (fenghaoran) in its two editions (docs/benchmarks.md)."""
+    words = [forms for forms in query.words if forms]
+    if not words:
+        return 1.0
+    cache.refresh(conn)
+    dfs = cache.doc_freqs(conn, list(dict.fromkeys(f for forms in words for f in forms)))
+    n = cache.n_docs
+    known = total = 0.0
+    for forms in words:
+        held = [dfs.get(f, 0) for f in forms if dfs.get(f, 0) > 0]
+        df = max(held) if held else 0  # the word's commonest form in the store
+        idf = max(math.log((n - df + 0.5) / (df + 0.5)) if n else 0.0, 1e-6)
+        total += idf
+        known += idf if held else 0.0
+    return known / total if known > 0 else 1.0
 
 
 def pool_size(limit: int) -> int:
@@ -175,6 +209,7 @@ def hybrid_search(
     lex_of: dict[int, float] = {}
     if lexical:
         top = max(score for _, score in lexical) or 1.0
+        top /= known_share(conn, query, cache)
         for record, score in lexical:
             rid = rowid_of[record.memory_id]
             by_rowid[rid] = record

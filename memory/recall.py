@@ -64,6 +64,13 @@ def query_terms(text: str) -> list[str]:
     Japanese or Korean characters gives its character bigrams, as the index holds it
     ("歯医者": `歯医`, `医者`), so a word inside a run is found.
     """
+    terms = [form for forms in query_words(text) for form in forms]
+    return list(dict.fromkeys(terms))[:MAX_QUERY_TERMS]
+
+
+def query_words(text: str) -> list[tuple[str, ...]]:
+    """The searchable forms of each word of `text` that is not a stopword, in order (what
+    `query_terms` flattens): a word found by any of its forms is found once."""
     if not isinstance(text, str):
         return []
     folded = text.casefold()
@@ -71,10 +78,7 @@ def query_terms(text: str) -> list[str]:
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
         words += joined_words(folded)
     langs = language(words)
-    terms = [
-        form for w in words if fold(w) not in STOPWORDS for form in word_forms(w, langs)
-    ]
-    return list(dict.fromkeys(terms))[:MAX_QUERY_TERMS]
+    return [tuple(word_forms(w, langs)) for w in words if fold(w) not in STOPWORDS]
 
 
 def match_expression(terms: Sequence[str]) -> str:

@@ -56,6 +56,7 @@ from companion_memory.memory.recall import (
     doc_freqs,
     prefer_newer,
     query_terms,
+    query_words,
     related_search,
     search,
     write_mark,
@@ -487,7 +488,7 @@ class MemoryStore:
                 finally:
                     embedding.cancel()  # (a no-op once done) not left running after an error
             asked = HybridQuery(terms, vector, wanted, now_us, limit, window,
-                                hybrid.DENSE_WEIGHT, where)
+                                hybrid.DENSE_WEIGHT, where, tuple(query_words(query)))
 
             def fused(conn: sqlite3.Connection) -> list[tuple[MemoryRecord, float]]:
                 return hybrid_search(conn, asked, index, cache, write_mark(conn), early)

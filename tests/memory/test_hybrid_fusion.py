@@ -48,7 +48,9 @@ class ConceptEmbedder:
         return out
 
     def documents(self, texts: Sequence[str]) -> Vectors:
-        return np.stack([self._one(t) for t in texts]) if texts else np.zeros((0, self.dim))
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._one(t) for t in texts])
 
     def query(self, text: str) -> Vectors:
         return self._one(text)

@@ -47,7 +47,12 @@ from companion_memory.agent.notifications.noise_model import (  # noqa: E402
 from companion_memory.ble.events import EventKind, NotificationEvent, parse_rfc3339  # noqa: E402
 from companion_memory.memory.embedding import E5_SMALL, shared_embedder  # noqa: E402
 
-TRAIN = ROOT / "bench" / "data" / "triage_train" / "train.jsonl"
+TRAIN_SETS = {
+    "first": [ROOT / "bench" / "data" / "triage_train" / "train.jsonl"],
+    "second": sorted((ROOT / "bench" / "data" / "triage_train2").glob("*/train.jsonl")),
+}
+"""The training sets (each written apart from every evaluation corpus; see their READMEs):
+"first" is template-expanded, "second" written row by row."""
 OUT = ROOT / "agent" / "notifications" / "data" / MODEL_FILE
 CORPORA = {"fortnight (tuning)": "fortnight", "holdout (held-out)": "holdout",
            "blind (frozen)": "blind"}
@@ -84,8 +89,14 @@ def lowest_threshold(keep_scores: npt.NDArray[Any], loss: float) -> float:
     return float(ordered[int(np.ceil((1 - loss) * len(ordered))) - 1]) + 1e-6
 
 
-def train(keep_loss: float, person_loss: float, l2: float) -> dict[str, Any]:
-    rows = [orjson.loads(line) for line in TRAIN.read_bytes().splitlines() if line.strip()]
+def training_rows(sets: list[str]) -> list[dict[str, Any]]:
+    return [orjson.loads(line) for name in sets for path in TRAIN_SETS[name]
+            for line in path.read_bytes().splitlines() if line.strip()]
+
+
+def train(keep_loss: float, person_loss: float, l2: float,
+          sets: list[str]) -> dict[str, Any]:
+    rows = training_rows(sets)
     texts = ["\n".join(p for p in (r["title"], r["subtitle"], r["body"]) if p) for r in rows]
     x = features(embed(texts), [r["category"] for r in rows])
     y = np.array([1.0 if r["label"] == "noise" else 0.0 for r in rows])
@@ -114,12 +125,12 @@ def train(keep_loss: float, person_loss: float, l2: float) -> dict[str, Any]:
         "cv": {"noise_dropped": round(noise_caught, 3), "keep_dropped_max": keep_loss,
                "person_noise_dropped": round(person_caught, 3),
                "person_keep_dropped_max": person_loss,
-               "accuracy_at_0.5": round(accuracy, 3), "rows": len(rows), "l2": l2},
+               "accuracy_at_0.5": round(accuracy, 3), "rows": len(rows), "l2": l2,
+               "sets": sets},
     }
 
 
-def measure() -> None:
-    weights = NoiseWeights.load()
+def measure(weights: NoiseWeights) -> None:
     rules = NoiseFilter()
     for name, folder in CORPORA.items():
         path = ROOT / "bench" / "data" / folder / "notifications.jsonl"
@@ -162,15 +173,21 @@ def main() -> int:
                         help="the same for rows of person-to-person channels (message, "
                              "email, call): their threshold")
     parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--train", action="append", choices=sorted(TRAIN_SETS),
+                        help="training set (repeatable; default: first, the set the "
+                             "shipped weights were trained on)")
     args = parser.parse_args()
-    if args.write or not args.measure:
-        trained = train(args.keep_loss, args.person_loss, args.l2)
+    if args.write or args.train or not args.measure:
+        trained = train(args.keep_loss, args.person_loss, args.l2,
+                        args.train or ["first"])
         print(orjson.dumps(trained["cv"]).decode(), "threshold", trained["threshold"])
         if args.write:
             OUT.parent.mkdir(exist_ok=True)
             OUT.write_bytes(orjson.dumps(trained))
     if args.measure:
-        measure()
+        measure(NoiseWeights.load() if not (args.write or args.train) else NoiseWeights(
+            trained["model"], np.asarray(trained["weights"], dtype=np.float32),
+            trained["bias"], trained["threshold"], trained["person_threshold"]))
     return 0
 
 

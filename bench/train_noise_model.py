@@ -1,8 +1,9 @@
 """Train the noise classifier (agent/notifications/noise_model.py) and measure triage.
 
 Training: a logistic regression (L2, full-batch gradient descent in numpy) over the
-embedding of each notification of the training set (bench/data/triage_train/) and its
-category group. The thresholds are chosen by 5-fold cross-validation on the training set
+embedding of each notification of the training sets and its category group (`--train`:
+the first set, bench/data/triage_train/, by default; the second, bench/data/triage_train2/,
+on request). The thresholds are chosen by 5-fold cross-validation on the training set
 alone: the lowest noise probability at which at most `--keep-loss` of the held-out keep
 rows would be dropped, and for the person-to-person channels (the phone's message,
 email and call categories: dropping a person's words costs more than keeping an ad) at

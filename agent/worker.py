@@ -26,6 +26,7 @@ import asyncio
 import logging
 import math
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -62,6 +63,8 @@ class WorkerSettings:
 
 DEFAULT_MAX_BATCHES = 10_000
 """Upper bound of batches in one window, so a window always ends."""
+RECENT_REPORTS = 64
+"""How many of the latest round reports the worker keeps for `reports_since`."""
 
 
 class WorkerError(StateError):
@@ -133,6 +136,9 @@ class MemoryWorker:
         self._cancellations = 0
         self._work_notices = 0
         self.last_report: RoundReport | None = None
+        # (round number, report) of the latest windows, so an observer that was busy
+        # while two rounds ended still reads both (`reports_since`)
+        self._recent: deque[tuple[int, RoundReport]] = deque(maxlen=RECENT_REPORTS)
 
     # -- registration and lifecycle -------------------------------------------------
 
@@ -261,6 +267,11 @@ class MemoryWorker:
         if self._loop is None:
             self._bind_loop()
         return await self._window(max_batches=max_batches, honor_backoff=False)
+
+    def reports_since(self, count: int) -> list[tuple[int, RoundReport]]:
+        """The (round number, report) of every window after the `count`-th, oldest first;
+        only the latest `RECENT_REPORTS` are kept."""
+        return [(n, r) for n, r in self._recent if n > count]
 
     async def wait_rounds(self, count: int) -> RoundReport | None:
         """Wait until at least `count` windows have ended; return the latest report."""
@@ -395,6 +406,7 @@ class MemoryWorker:
     def _finish_round(self, report: RoundReport) -> None:
         self.last_report = report
         self._rounds += 1
+        self._recent.append((self._rounds, report))
         event, self._round_event = self._round_event, asyncio.Event()
         event.set()
         self._log.info(

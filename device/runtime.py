@@ -44,6 +44,7 @@ import enum
 import logging
 import os
 import re
+from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, replace
@@ -76,7 +77,7 @@ from companion_memory.agent.storage_maintenance import (
     pause_intake_with_level,
 )
 from companion_memory.agent.sweep.processor import DailySweepProcessor
-from companion_memory.agent.worker import MemoryWorker, WorkerState
+from companion_memory.agent.worker import RECENT_REPORTS, MemoryWorker, WorkerState
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.ble.ring import EventRing
 from companion_memory.core.clock import Clock, SystemClock
@@ -216,7 +217,9 @@ class Runtime:
         self._status_error: str | None = None
         self._record_lock = asyncio.Lock()
         self._status_lock = asyncio.Lock()
-        self._appended: RoundReport | None = None
+        # the reports already appended (a `run_once` round is also a worker round the
+        # watcher sees), by identity
+        self._appended: deque[RoundReport] = deque(maxlen=RECENT_REPORTS)
         self._status_begun = False
         self._streams: list[MemoryWriteStream] = []
 
@@ -914,7 +917,8 @@ class Runtime:
         """Append `report` to the day's report file (once; a round of the worker only
         when worth keeping, an explicit `run_once` always) and rewrite the status."""
         async with self._record_lock:
-            if report is not self._appended and (explicit or worth_keeping(report)):
+            appended = any(r is report for r in self._appended)
+            if not appended and (explicit or worth_keeping(report)):
                 try:
                     await asyncio.to_thread(append_report, self._fs, self._root,
                                             report.to_dict(), self._clock.now())
@@ -922,7 +926,7 @@ class Runtime:
                     log_status_failure(exc)
                     self._status_error = failure_code(exc)
                     return
-                self._appended = report
+                self._appended.append(report)
         await self._publish_status("running")
 
     async def _watch_rounds(self) -> None:
@@ -931,8 +935,10 @@ class Runtime:
         # The interval is on the runtime's clock, as every other delay of the product is
         # (a host's or a test's fake clock moves it; the loop's own time would not).
         interval = self._config.storage.check_interval_s
+        # Rounds are counted from where the watcher began, not re-read on each turn: a
+        # round that ends while the status is being written is still recorded.
+        seen = self._worker.rounds
         while True:
-            seen = self._worker.rounds
             waiter = asyncio.ensure_future(self._worker.wait_rounds(seen + 1))
             timer = asyncio.ensure_future(self._clock.sleep(interval))
             try:
@@ -943,9 +949,11 @@ class Runtime:
                     if not future.done():
                         future.cancel()
                 await asyncio.gather(waiter, timer, return_exceptions=True)
-            report = self._worker.last_report
-            if waiter in done and report is not None and self._worker.rounds > seen:
-                await self._record_round(report, explicit=False)
+            ended = self._worker.reports_since(seen)
+            if ended:
+                seen = ended[-1][0]
+                for _, report in ended:
+                    await self._record_round(report, explicit=False)
             elif waiter in done:  # the worker stopped: refresh on the interval only
                 await self._publish_status("running")
                 await self._clock.sleep(interval)

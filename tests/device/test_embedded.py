@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ import pytest
 
 from companion_memory import NotificationEvent, Runtime, RuntimeStateError, parse_config
 from companion_memory.core.clock import FakeClock
+from companion_memory.storage.fs import RealFileSystem
 from companion_memory.storage.monitor import FakeDiskProbe
 from companion_memory.testing import event_ring, runtime_clock
 from tests.device.helpers import cli
@@ -133,3 +135,43 @@ async def test_wait_idle_needs_the_worker(tmp_path: Path) -> None:
                        probe=PROBE) as runtime:
         with pytest.raises(RuntimeStateError, match="start_worker=False"):
             await runtime.wait_idle()
+
+
+class GatedStatusFS(RealFileSystem):
+    """The real file system, except that replacing the status file can be held (a slow
+    flash write), so a round ends while the status of the one before is being written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold = threading.Event()
+        self.held = threading.Event()
+        self.release = threading.Event()
+
+    def replace(self, src: str, dst: str) -> None:
+        if self.hold.is_set() and dst.endswith("status.json"):
+            self.held.set()
+            self.release.wait(30)
+        super().replace(src, dst)
+
+
+async def test_a_round_that_ends_while_the_status_is_written_is_still_reported(
+        tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    clock = FakeClock(START)
+    fs = GatedStatusFS()
+    config = parse_config({"worker": {"idle_delay_s": 60},
+                           "storage": {"check_interval_s": 5}})
+    async with Runtime(config, root=root, clock=clock, probe=PROBE, fs=fs) as runtime:
+        await runtime.feed([ev("k1", "Dinner on Saturday at 7?")])
+        fs.hold.set()
+        await clock.advance(6)  # the status refresh between rounds begins and is held
+        await until(fs.held.is_set)
+        rounds = runtime.rounds
+        await clock.advance(61)  # meanwhile a round does the work
+        report = await asyncio.wait_for(runtime.wait_round(after=rounds), 30)
+        assert report is not None and not report.cancelled
+        fs.hold.clear()
+        fs.release.set()
+        await until(lambda: bool(report_lines(root)))
+        (line,) = await asyncio.to_thread(report_lines, root)
+        assert line["started_at"] == report.started_at.isoformat()

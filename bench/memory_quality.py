@@ -636,6 +636,7 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
         poison_gaps=out.poison_gaps, decode=out.decode,
         wall_s=out.wall_s,
         misses=sorted(q for q, ok in out.answered5.items() if not ok),
+        misses_at_1=sorted(q for q, ok in out.answered1.items() if not ok),
         stale=sorted(q for q, bad in out.stale_first.items() if bad),
         junk_sources=sorted(out.junk_rows),
     )
@@ -749,6 +750,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.misses:
         for r in results:
             print(f"{r['label']}: unanswered@5 {' '.join(r['misses'])}; "
+                  f"not first {' '.join(r['misses_at_1'])}; "
                   f"stale-first {' '.join(r['stale'])}; junk {' '.join(r['junk_sources'])}")
     return 0
 

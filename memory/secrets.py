@@ -2,7 +2,8 @@
 
 A secret is a value that opens something: a one-time, login or verification code, a
 door, key-box, locker or bike-lock code, a PIN or TAN, a password, a card number, an
-IBAN, an API key or token, a private key, a wallet's recovery phrase.
+IBAN, an API key or token, a private key, a wallet's recovery phrase; and a national
+identity number, which opens accounts in its owner's name.
 
 Two shapes are found:
 
@@ -10,7 +11,9 @@ Two shapes are found:
   number that passes Luhn with an issuer prefix (spaces, dots or dashes between its
   groups), an IBAN that passes mod-97, a key with a known prefix (AWS, GitHub, npm,
   Slack, Stripe, OpenAI, Twilio, ...), a long high-entropy token, a PEM header (with
-  any kind of dash);
+  any kind of dash), a national identity number that its own structure names (a US
+  SSN as written, AAA-GG-SSSS, never an unissued area; a Chinese resident ID, a Korean
+  RRN, a Spanish DNI or NIE, a written Brazilian CPF, each by its check digit or letter);
 - a code-like value near an authentication word, in English, German, French, Italian,
   Spanish, Dutch, Polish, Portuguese, Swedish, Danish/Norwegian, Finnish, Turkish,
   Czech, Russian, Chinese, Japanese and Korean: "Ihr Code lautet 318-774", "pushTAN:
@@ -41,6 +44,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from datetime import date
 
 from companion_memory.memory import secret_codes
 
@@ -220,6 +224,102 @@ def _iban_spans(text: str) -> list[Span]:
             continue  # (the value goes on without a break: part of a longer token)
         if iban_valid("".join(upper[p] for p in positions[:length])):
             spans.append((match.start(), end, "secret_iban"))
+    return spans
+
+
+# -- national identity numbers ---------------------------------------------------------
+
+_SSN = re.compile(r"(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])")
+_CN_ID = re.compile(r"(?<![0-9A-Za-z])[1-8]\d{5}(?:19|20)\d{2}\d{4}\d{3}[\dXx](?![0-9A-Za-z])")
+_KR_RRN = re.compile(r"(?<![\w-])\d{6}-[1-8]\d{6}(?![\w-])")
+_ES_DNI = re.compile(r"(?<![0-9A-Za-z])([XYZxyz]?)(\d{7,8})-?([A-Za-z])(?![0-9A-Za-z])")
+_BR_CPF = re.compile(r"(?<![\w.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\w.-])")
+_CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_KR_WEIGHTS = (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def _date_ok(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _ssn_ok(match: re.Match[str]) -> bool:
+    """A US Social Security number as written (AAA-GG-SSSS): never area 000, 666 or
+    9xx, group 00 or serial 0000."""
+    area, group, serial = match.groups()
+    return (area not in ("000", "666") and area[0] != "9" and group != "00"
+            and serial != "0000")
+
+
+def _cn_id_ok(value: str) -> bool:
+    """A Chinese resident identity number: a birth date in digits 7-14 and the
+    ISO 7064 MOD 11-2 check character."""
+    if not _date_ok(int(value[6:10]), int(value[10:12]), int(value[12:14])):
+        return False
+    total = sum(int(ch) * w for ch, w in zip(value[:17], _CN_WEIGHTS, strict=True))
+    return "10X98765432"[total % 11] == value[17].upper()
+
+
+def _kr_rrn_ok(value: str) -> bool:
+    """A Korean resident registration number (YYMMDD-SNNNNNC): a month and day, and
+    its weighted check digit."""
+    digits = value.replace("-", "")
+    if not (1 <= int(digits[2:4]) <= 12 and 1 <= int(digits[4:6]) <= 31):
+        return False
+    total = sum(int(ch) * w for ch, w in zip(digits[:12], _KR_WEIGHTS, strict=True))
+    return (11 - total % 11) % 10 == int(digits[12])
+
+
+def _es_dni_ok(match: re.Match[str]) -> bool:
+    """A Spanish DNI (8 digits) or NIE (X, Y or Z and 7 digits) and its check letter."""
+    prefix, digits, letter = match.groups()
+    if prefix:
+        if len(digits) != 7:
+            return False
+        digits = str("XYZ".index(prefix.upper())) + digits
+    elif len(digits) != 8:
+        return False
+    return _DNI_LETTERS[int(digits) % 23] == letter.upper()
+
+
+def _cpf_ok(value: str) -> bool:
+    """A Brazilian CPF as written (ddd.ddd.ddd-dd) and its two check digits."""
+    digits = [int(ch) for ch in value if ch.isdigit()]
+    if len(set(digits)) == 1:
+        return False
+    for size in (9, 10):
+        total = sum(d * w for d, w in zip(digits[:size], range(size + 1, 1, -1), strict=True))
+        if (total * 10 % 11) % 10 != digits[size]:
+            return False
+    return True
+
+
+def _identity_spans(text: str) -> list[Span]:
+    """National identity numbers whose own structure says what they are: a check digit
+    or letter (Chinese resident ID, Korean RRN, Spanish DNI/NIE, Brazilian CPF as
+    written) or, for the US SSN, its written shape and the numbers never issued. Bare
+    runs of digits that only a checksum tells apart from a phone number (PESEL, TC
+    Kimlik) are left to the code words."""
+    spans: list[Span] = []
+    for match in _SSN.finditer(text):
+        if _ssn_ok(match):
+            spans.append((match.start(), match.end(), "secret_identity"))
+    for match in _CN_ID.finditer(text):
+        if _cn_id_ok(match.group(0)):
+            spans.append((match.start(), match.end(), "secret_identity"))
+    for match in _KR_RRN.finditer(text):
+        if _kr_rrn_ok(match.group(0)):
+            spans.append((match.start(), match.end(), "secret_identity"))
+    for match in _ES_DNI.finditer(text):
+        if _es_dni_ok(match):
+            spans.append((match.start(), match.end(), "secret_identity"))
+    for match in _BR_CPF.finditer(text):
+        if _cpf_ok(match.group(0)):
+            spans.append((match.start(), match.end(), "secret_identity"))
     return spans
 
 
@@ -611,7 +711,7 @@ def _is_one_time_code(text: str, low: str | None = None) -> str | None:
 # -- the public functions --------------------------------------------------------------------
 
 _HARD_ORDER = ("secret_private_key", "secret_api_key", "secret_card", "secret_iban",
-               "secret_password", "secret_seed_phrase")
+               "secret_identity", "secret_password", "secret_seed_phrase")
 
 
 def _merge(spans: list[Span]) -> list[Span]:
@@ -626,11 +726,13 @@ def _merge(spans: list[Span]) -> list[Span]:
 
 
 def _hard_spans(text: str, low: str | None) -> list[Span]:
-    """Keys, cards, IBANs, passwords and recovery phrases: secret without a code word."""
+    """Keys, cards, IBANs, identity numbers, passwords and recovery phrases: secret without
+    a code word."""
     spans = _key_spans(text, low)
     if _DIGIT.search(text):
         spans.extend(_card_spans(text))
         spans.extend(_iban_spans(text))
+        spans.extend(_identity_spans(text))
     if _PASSWORD_HINT.search(text) and (_PASSWORD_WORD.search(text) or _SECRET_WORD.search(text)):
         spans.extend(_password_spans(text))
     if text.count(" ") >= SEED_WORDS and _SEED_WORD.search(text):

@@ -400,8 +400,9 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
 
 
 REDACTABLE = frozenset(
-    {"secret_code", "secret_card", "secret_password", "secret_iban", "secret_api_key",
-     "secret_private_key", "secret_seed_phrase", "otp", "verification_code"}
+    {"secret_code", "secret_card", "secret_password", "secret_iban", "secret_identity",
+     "secret_api_key", "secret_private_key", "secret_seed_phrase", "otp",
+     "verification_code"}
 )
 """Reasons for which the secret span is redacted and the rest kept, when anything else
 remains (see `NoiseFilter.triage`)."""

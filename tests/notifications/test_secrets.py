@@ -100,6 +100,12 @@ def test_a_code_near_an_authentication_word_is_found_in_many_languages(
          "absurd abuse access accident", "secret_seed_phrase", "absorb abstract"),
         ("Notiere deine Wiederherstellungsphrase: alpha already also alter always amateur "
          "amazing among amount amused analyst anchor", "secret_seed_phrase", "among amount"),
+        ("my SSN for the form is 123-45-6789", "secret_identity", "6789"),
+        ("身份证号11010519491231002X，请核对", "secret_identity", "11010519491231002X"),
+        ("주민등록번호 900101-1234568 확인 부탁드립니다", "secret_identity", "1234568"),
+        ("Para el check-in: DNI 12345678Z", "secret_identity", "12345678Z"),
+        ("NIE X1234567L, habitación 204", "secret_identity", "X1234567L"),
+        ("CPF 529.982.247-25 cadastrado", "secret_identity", "529.982.247-25"),
     ],
 )
 def test_structural_secrets_are_found_without_a_code_word(
@@ -123,6 +129,9 @@ def test_structural_secrets_are_found_without_a_code_word(
         "Kod pocztowy 00-950 Warszawa", "ref 4111 1111 1111 1112",
         "notification:3fa9c0d1e2b4a5f60718", "Use 1000 points on your next order",
         "Abholcode gültig bis 2026-11-13",
+        "Ticket 000-12-3456", "Phone 13812345678", "Tracking 110105194912310021",
+        "ref 900101-1234567", "SKU 12345678B in stock", "CPF 111.111.111-11 inválido",
+        "Invoice 2025-12-2310", "order 202512231650123456",
     ],
 )
 def test_ordinary_numbers_are_not_secrets(text: str) -> None:
@@ -180,3 +189,11 @@ def test_the_blind_corpus_misses_are_redacted(row_id: str) -> None:
     cleaned = normalize_digits(redact(row["body"]))
     for value in row["secrets"]:
         assert normalize_digits(value) not in cleaned
+
+
+def test_a_check_in_keeps_everything_but_the_identity_number() -> None:
+    body = "Check-in am 14.03. ab 15 Uhr, Zimmer 204. Gemeldet mit DNI 12345678Z."
+    triage = NoiseFilter().triage(ev(body, title="Hotel Alma", category="travel"))
+    assert triage.reason is None and triage.redacted == "secret_identity"
+    assert "12345678Z" not in triage.event.body
+    assert "14.03." in triage.event.body and "Zimmer 204" in triage.event.body

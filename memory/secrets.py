@@ -781,9 +781,25 @@ def contains_secret(text: str) -> bool:
     return find_secret(text) is not None
 
 
+REDACT_PASSES = 8
+"""How often `redact` looks again: a list of codes after one code word ("Codes for the
+lockers: 4821, 5930 and 6612") shows its next value only once the one before is out."""
+
+
 def redact(text: str, spans: list[Span] | None = None) -> str:
-    """`text` with every secret span replaced by `REDACTED`."""
-    found = secret_spans(text) if spans is None else spans
+    """`text` with every secret span replaced by `REDACTED`; without `spans`, searched
+    again after each pass until nothing is left (at most `REDACT_PASSES`)."""
+    if spans is not None:
+        return _replace(text, spans)
+    for _ in range(REDACT_PASSES):
+        found = secret_spans(text)
+        if not found:
+            break
+        text = _replace(text, found)
+    return text
+
+
+def _replace(text: str, found: list[Span]) -> str:
     if not found:
         return text
     parts: list[str] = []

@@ -197,3 +197,12 @@ def test_a_check_in_keeps_everything_but_the_identity_number() -> None:
     assert triage.reason is None and triage.redacted == "secret_identity"
     assert "12345678Z" not in triage.event.body
     assert "14.03." in triage.event.body and "Zimmer 204" in triage.event.body
+
+
+def test_every_code_of_a_list_after_one_code_word_is_redacted_and_the_rest_kept() -> None:
+    body = "Codes for the lockers: 4821, 5930 and 6612. Pick up before Sunday at the station."
+    triage = NoiseFilter().triage(ev(body, title="ParcelPoint", category="status"))
+    assert triage.reason is None and triage.redacted is not None
+    assert not any(v in triage.event.body for v in ("4821", "5930", "6612"))
+    assert "Pick up before Sunday at the station." in triage.event.body
+    assert redact(body).count(REDACTED) == 3

@@ -331,14 +331,17 @@ _PASSWORD_WORD = re.compile(
     r"|heslo|hasło|haslo|senha|salasana|jelszó|parolă|lozinka|geslo|şifre|sifre|пароль"
     r"|wlan-schlüssel|wifi\s+key|wi-fi\s+key|clé\s+(?:du\s+)?wi-?fi|clé\s+wpa"
     r"|clave\s+(?:del\s+)?wi-?fi|chiave\s+(?:del\s+)?wi-?fi|wi-?fi-?(?:sleutel|nøgle|nøkkel"
-    r"|nyckel|kode|koden)|パスワード|密码|비밀번호)"
-    r"(?:et|en|n|a|si|niz|nizi|ni|u|em|y|ом|я)?)(?![^\W\d_])",
+    r"|nyckel|kode|koden)|mật\s+khẩu|mat\s+khau|kata\s+sandi|kata\s+laluan|парола|лозинка"
+    r"|κωδικός\s+πρόσβασης|κωδικος\s+προσβασης|كلمة\s+(?:المرور|السر)|رمز\s+عبور"
+    r"|סיסמה|סיסמא|पासवर्ड|パスワード|密码|密碼|비밀번호)"
+    r"(?:et|en|n|a|si|niz|nizi|ni|u|em|y|ом|я|та)?)(?![^\W\d_])",
     re.IGNORECASE,
 )
 _PASSWORD_HINT = re.compile(
     r"pass|pw|kennw|wacht|lösen|kode|contrase|mot\s+de|mdp|hesl|hasł|hasl|senha|salas|jelsz"
     r"|parol|lozink|gesl|şifre|sifre|пароль|wlan|wifi|wi-fi|secret|geheim|clé|clave|chiave"
-    r"|パスワード|密码|비밀번호",
+    r"|mật|mat\s+khau|kata\s+sandi|kata\s+laluan|парол|лозинк|πρόσβασης|προσβασης|كلمة|رمز\s+عبور"
+    r"|סיסמ|पासवर्ड|パスワード|密码|密碼|비밀번호",
     re.IGNORECASE,
 )
 """A cheap first look: text without any of these stems has no password word."""

@@ -106,6 +106,13 @@ def test_a_code_near_an_authentication_word_is_found_in_many_languages(
         ("Para el check-in: DNI 12345678Z", "secret_identity", "12345678Z"),
         ("NIE X1234567L, habitación 204", "secret_identity", "X1234567L"),
         ("CPF 529.982.247-25 cadastrado", "secret_identity", "529.982.247-25"),
+        ("Mật khẩu wifi: hoasen88", "secret_password", "hoasen88"),
+        ("كلمة المرور: Qx82mL9p", "secret_password", "Qx82mL9p"),
+        ("Kata sandi baru Anda: Melati2024", "secret_password", "Melati2024"),
+        ("Паролата за wifi е slanchev77", "secret_password", "slanchev77"),
+        ("Ο κωδικός πρόσβασης είναι Thalassa77", "secret_password", "Thalassa77"),
+        ("आपका पासवर्ड Kamal2024 है", "secret_password", "Kamal2024"),
+        ("رمز عبور: Golab1400", "secret_password", "Golab1400"),
     ],
 )
 def test_structural_secrets_are_found_without_a_code_word(
@@ -132,6 +139,8 @@ def test_structural_secrets_are_found_without_a_code_word(
         "Ticket 000-12-3456", "Phone 13812345678", "Tracking 110105194912310021",
         "ref 900101-1234567", "SKU 12345678B in stock", "CPF 111.111.111-11 inválido",
         "Invoice 2025-12-2310", "order 202512231650123456",
+        "Mật khẩu của bạn đã được thay đổi thành công", "Kata sandi berhasil diubah",
+        "كلمة المرور الخاصة بك تم تغييرها", "Ο κωδικός πρόσβασης άλλαξε χθες",
     ],
 )
 def test_ordinary_numbers_are_not_secrets(text: str) -> None:

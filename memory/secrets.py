@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 
 from companion_memory.memory import secret_codes
@@ -298,29 +299,24 @@ def _cpf_ok(value: str) -> bool:
     return True
 
 
+_IDENTITY_CHECKS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = (
+    (_SSN, _ssn_ok),
+    (_CN_ID, lambda m: _cn_id_ok(m.group(0))),
+    (_KR_RRN, lambda m: _kr_rrn_ok(m.group(0))),
+    (_ES_DNI, _es_dni_ok),
+    (_BR_CPF, lambda m: _cpf_ok(m.group(0))),
+)
+
+
 def _identity_spans(text: str) -> list[Span]:
     """National identity numbers whose own structure says what they are: a check digit
     or letter (Chinese resident ID, Korean RRN, Spanish DNI/NIE, Brazilian CPF as
     written) or, for the US SSN, its written shape and the numbers never issued. Bare
     runs of digits that only a checksum tells apart from a phone number (PESEL, TC
     Kimlik) are left to the code words."""
-    spans: list[Span] = []
-    for match in _SSN.finditer(text):
-        if _ssn_ok(match):
-            spans.append((match.start(), match.end(), "secret_identity"))
-    for match in _CN_ID.finditer(text):
-        if _cn_id_ok(match.group(0)):
-            spans.append((match.start(), match.end(), "secret_identity"))
-    for match in _KR_RRN.finditer(text):
-        if _kr_rrn_ok(match.group(0)):
-            spans.append((match.start(), match.end(), "secret_identity"))
-    for match in _ES_DNI.finditer(text):
-        if _es_dni_ok(match):
-            spans.append((match.start(), match.end(), "secret_identity"))
-    for match in _BR_CPF.finditer(text):
-        if _cpf_ok(match.group(0)):
-            spans.append((match.start(), match.end(), "secret_identity"))
-    return spans
+    return [(match.start(), match.end(), "secret_identity")
+            for pattern, valid in _IDENTITY_CHECKS for match in pattern.finditer(text)
+            if valid(match)]
 
 
 # -- passwords ---------------------------------------------------------------------------

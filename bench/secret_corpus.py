@@ -32,12 +32,17 @@ Usage:
     .venv/bin/python bench/secret_corpus.py --no-pipeline    # triage only (fast)
     .venv/bin/python bench/secret_corpus.py --json
     .venv/bin/python bench/secret_corpus.py --ordinary       # everyday notifications
+    .venv/bin/python bench/secret_corpus.py --time 7         # triage cost per message
 
 `--ordinary` runs the detector over notifications that were not written for it: the
 secret-free ones of the fortnight corpus (labels keep and noise: anything found is a
 false positive) and every bundled LifeBench push and SMS (unlabelled: what is found is
 counted and listed, to be read by eye; parcel and shop pickup codes are secrets by this
 corpus's labels).
+
+`--time N` times `NoiseFilter.triage` over every message of the chosen parts, N passes,
+and prints the median and best µs per message (no other output): for a cost comparison,
+run it on two checkouts alternately in the same hour.
 """
 
 from __future__ import annotations
@@ -46,8 +51,10 @@ import argparse
 import asyncio
 import gzip
 import re
+import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -325,6 +332,21 @@ def ordinary() -> str:
             f"lifebench (unlabelled): {len(found)}/{len(life)} flagged ({' '.join(found)})")
 
 
+def timed(rows: Sequence[Row], passes: int) -> str:
+    """Median and best µs per message of `NoiseFilter.triage` over `rows` (see `--time`)."""
+    events = [row.event(index) for index, row in enumerate(rows)]
+    noise = NoiseFilter()
+    per_message: list[float] = []
+    for _ in range(passes):
+        start = time.perf_counter()
+        for event in events:
+            noise.triage(event)
+        per_message.append((time.perf_counter() - start) / len(events) * 1e6)
+    return (f"triage: {len(events)} messages, {passes} passes: median "
+            f"{statistics.median(per_message):.0f} µs, best {min(per_message):.0f} µs "
+            "per message")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=(*PARTS, "all"), default="all")
@@ -334,7 +356,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only the everyday notifications of fortnight and LifeBench")
     parser.add_argument("--show", action="store_true",
                         help="print the ids of leaked and falsely dropped rows")
+    parser.add_argument("--time", type=int, metavar="N",
+                        help="time the triage over the parts, N passes (prints only that)")
     args = parser.parse_args(argv)
+    if args.time is not None:
+        if args.time < 1:
+            parser.error("--time needs at least 1 pass")
+        parts = PARTS if args.part == "all" else (args.part,)
+        print(timed(load(parts), args.time))
+        return 0
     if args.ordinary:
         print(ordinary())
         return 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.secret_corpus import PARTS, CorpusError, Row, evaluate, leaked, load
+from bench.secret_corpus import PARTS, CorpusError, Row, evaluate, leaked, load, main
 
 SLICE_PER_LANGUAGE = 3
 """Secret-bearing and secret-free messages per language and part in the slice."""
@@ -60,3 +60,13 @@ def test_a_malformed_corpus_line_names_its_file_and_line(tmp_path: Path) -> None
     (tmp_path / "tune.jsonl").write_text('{"id": "x"}\n')
     with pytest.raises(CorpusError, match=r"tune\.jsonl:1: not a corpus row"):
         load(("tune",), tmp_path)
+
+
+def test_time_reports_the_triage_cost_of_the_part_and_refuses_zero_passes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--part", "holdout", "--time", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"triage: {len(load(('holdout',)))} messages, 1 passes: median ")
+    assert out.strip().endswith("per message") and out.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["--time", "0"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -98,7 +100,8 @@ async def test_the_runtime_drops_noise_by_meaning_only_when_the_setting_says_so(
     tmp_path: Path, enabled: bool
 ) -> None:
     async with Runtime(CONFIGS[enabled], root=tmp_path / "root", start_worker=False) as runtime:
-        await runtime.feed([NOISE[1], KEEP[0]])  # the rules have no word for this one
+        # the rules have no word for this one, and without its category no signal either
+        await runtime.feed([dataclasses.replace(NOISE[1], category=""), KEEP[0]])
         report = await runtime.run_once()
         notes = report.report_for("notifications")
         assert notes is not None

@@ -70,6 +70,13 @@ def ev(
          "status_ping"),
         ("Newsletter April: Neues vom Standort Köln", "Sommerfest und neue Kolleg:innen",
          "email", "digest"),
+        # the phone's own category decides, whatever the language
+        ("Netflix", "Polecamy: nowy sezon serialu, który może Ci się spodobać",
+         "recommendation", "marketing"),
+        ("Sistem", "Yedekleme tamamlandı: 1.204 fotoğraf", "sys", "device_state"),
+        ("Play Store", "Pobieranie aktualizacji… 48%", "progress", "device_state"),
+        ("Maps", "200 m sonra sağa dönün, Bağdat Caddesi", "navigation", "device_state"),
+        ("VPN", "接続中: 東京サーバー", "service", "device_state"),
     ],
 )
 def test_noise_is_dropped_by_reason(title: str, body: str, category: str, reason: str) -> None:
@@ -108,6 +115,10 @@ def test_noise_is_dropped_by_reason(title: str, body: str, category: str, reason
          "travel"),
         ("Sam", "how was Lisbon? 🌞 did you get the keys back to Marta", "social"),
         ("Mia", "freu mich auf morgen! Treffpunkt ist der Haupteingang vom Zoo", "social"),
+        # categories that say nothing against keeping
+        ("PKP Intercity", "Pociąg IC 3510 odjedzie z peronu 4 o 18:40", "transport"),
+        ("Takvim", "Yarın 10:00 diş hekimi, Moda Cad. 12", "event"),
+        ("Okul", "Veli toplantısı Perşembe 17:30'da", "reminder"),
     ],
 )
 def test_ordinary_facts_pass(title: str, body: str, category: str) -> None:

@@ -368,6 +368,8 @@ class Outcome:
     decode: dict[str, float] = field(default_factory=dict)
     wall_s: float = 0.0
     junk_rows: list[str] = field(default_factory=list)
+    junk_long_term: int | None = None
+    """Of the junk memories, how many are Long-Term (the daily consolidation's lines)."""
     poison_gaps: int | None = None
     """Batches skipped as poison (every attempt failed), from the runtime's gap record."""
     later: Outcome | None = None
@@ -536,16 +538,18 @@ async def run_provider(corpus: Corpus, spec: str, *, idle_s: float | None = None
                 out.leaked_rows |= _leaks_in(prompt, secrets)
             out.live = len(live)
             out.long_term = sum(1 for m in live if m.tier is Tier.LONG_TERM)
-            junk = 0
+            junk = junk_long_term = 0
             for m in live:
                 refs = [s.ref for s in m.sources if s.kind is SourceKind.CONTEXT]
                 labels = {rows[cid_to_row[int(r)]].label for r in refs
                           if r.isdigit() and int(r) in cid_to_row}
                 if labels and labels <= {"noise"}:
                     junk += 1
+                    junk_long_term += m.tier is Tier.LONG_TERM
                     out.junk_rows.append(",".join(cid_to_row[int(r)] for r in refs
                                                   if r.isdigit() and int(r) in cid_to_row))
             out.junk = junk / len(live) if live else 0.0
+            out.junk_long_term = junk_long_term
             out.model_s = watched.seconds
             out.decode = dict(watched.decode) if watched.decode["calls"] else {}
             out.poison_gaps = sum(1 for g in await runtime.gaps() if g.kind == "poison_batch")
@@ -629,7 +633,7 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
             result[name] = {"hits": hit, "of": total,
                             "share": hit / total if total else None}
     result.update(
-        junk_share=out.junk, secret_leaks=out.leaks if out.live is not None else None,
+        junk_share=out.junk, junk_long_term=out.junk_long_term, secret_leaks=out.leaks if out.live is not None else None,
         live=out.live, long_term=out.long_term, model_calls=out.model_calls,
         model_s_per_kept=out.model_s / kept, prompt_tokens_per_kept=out.prompt_tokens / kept,
         completion_tokens_per_kept=out.completion_tokens / kept, dropped=out.dropped,
@@ -666,7 +670,7 @@ def table(corpus: Corpus, results: list[dict[str, Any]]) -> str:
     for key in ("answer@5", "answer@1", "old answer@5", "changed answer@5", "long answer@5",
                 "non-English answer@5", "cross-lingual answer@5", "CJK answer@5",
                 "stale-first", "later answer@5", "later answer@1", "junk_share",
-                "secret_leaks", "live",
+                "junk_long_term", "secret_leaks", "live",
                 "long_term", "model_calls", "poison_gaps", "model_s_per_kept",
                 "prompt_tokens_per_kept",
                 "completion_tokens_per_kept", "wall_s"):

@@ -76,7 +76,9 @@ ROW_KEYS = frozenset({"id", "kind", "key", "app_id", "title", "subtitle", "body"
                       "posted_at", "label", "secrets", "lang"})
 ROW_REQUIRED = frozenset({"id", "kind", "key", "app_id", "posted_at", "label"})
 LABELS = frozenset({"keep", "noise", "secret"})
-QUESTION_KEYS = frozenset({"id", "asked_at", "question", "answers", "superseded", "tags"})
+QUESTION_KEYS = frozenset({"id", "asked_at", "question", "answers", "superseded", "tags",
+                           "lang"})
+QUESTION_OPTIONAL = frozenset({"tags", "lang"})
 TAGS = frozenset({"changed", "old", "long", "german_source", "secret_adjacent",
                   "cross_lingual", "cjk"})
 EVENT_KEYS = ("kind", "key", "app_id", "title", "subtitle", "body", "category", "posted_at")
@@ -184,7 +186,7 @@ def _question(path: Path, number: int, data: Any, rows: dict[str, Row]) -> Quest
     unknown = sorted(set(data) - QUESTION_KEYS)
     if unknown:
         raise CorpusError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(QUESTION_KEYS)}")
-    missing = sorted(QUESTION_KEYS - {"tags"} - set(data))
+    missing = sorted(QUESTION_KEYS - QUESTION_OPTIONAL - set(data))
     if missing:
         raise CorpusError(f"{where}: missing key(s) {missing}")
     try:

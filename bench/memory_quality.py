@@ -635,7 +635,8 @@ def summary(corpus: Corpus, out: Outcome) -> dict[str, Any]:
             result[name] = {"hits": hit, "of": total,
                             "share": hit / total if total else None}
     result.update(
-        junk_share=out.junk, junk_long_term=out.junk_long_term, secret_leaks=out.leaks if out.live is not None else None,
+        junk_share=out.junk, junk_long_term=out.junk_long_term,
+        secret_leaks=out.leaks if out.live is not None else None,
         live=out.live, long_term=out.long_term, model_calls=out.model_calls,
         model_s_per_kept=out.model_s / kept, prompt_tokens_per_kept=out.prompt_tokens / kept,
         completion_tokens_per_kept=out.completion_tokens / kept, dropped=out.dropped,

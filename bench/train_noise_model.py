@@ -1,7 +1,8 @@
 """Train the noise classifier (agent/notifications/noise_model.py) and measure triage.
 
 Training: a logistic regression (L2, full-batch gradient descent in numpy) over the
-embedding of each notification of the training sets and its category group (`--train`:
+embedding of each notification of the training sets, its category group and the shape
+marks of its text (`noise_model.shape`) (`--train`:
 the first set, bench/data/triage_train/, by default; the second, bench/data/triage_train2/,
 on request). The thresholds are chosen by 5-fold cross-validation on the training set
 alone: the lowest noise probability at which at most `--keep-loss` of the held-out keep
@@ -55,7 +56,8 @@ TRAIN_SETS = {
 """The training sets (each written apart from every evaluation corpus; see their READMEs):
 "first" is template-expanded, "second" written row by row."""
 OUT = ROOT / "agent" / "notifications" / "data" / MODEL_FILE
-CORPORA = {"fortnight (tuning)": "fortnight", "holdout (held-out)": "holdout",
+CORPORA = {"fortnight (tuning)": "fortnight", "dev_android (tuning)": "dev_android",
+           "dev_ios (checked)": "dev_ios", "holdout (held-out)": "holdout",
            "blind (frozen)": "blind"}
 SEED = 7
 
@@ -99,7 +101,7 @@ def train(keep_loss: float, person_loss: float, l2: float,
           sets: list[str]) -> dict[str, Any]:
     rows = training_rows(sets)
     texts = ["\n".join(p for p in (r["title"], r["subtitle"], r["body"]) if p) for r in rows]
-    x = features(embed(texts), [r["category"] for r in rows])
+    x = features(embed(texts), [r["category"] for r in rows], texts)
     y = np.array([1.0 if r["label"] == "noise" else 0.0 for r in rows])
     order = np.random.default_rng(SEED).permutation(len(rows))
     folds = np.array_split(order, 5)
@@ -131,9 +133,11 @@ def train(keep_loss: float, person_loss: float, l2: float,
     }
 
 
-def measure(weights: NoiseWeights) -> None:
+def measure(weights: NoiseWeights, only: list[str] | None = None) -> None:
     rules = NoiseFilter()
     for name, folder in CORPORA.items():
+        if only and folder not in only:
+            continue
         path = ROOT / "bench" / "data" / folder / "notifications.jsonl"
         rows = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
         rows = [r for r in rows if r["kind"] != "removed" and r["label"] in ("keep", "noise")]
@@ -142,7 +146,7 @@ def measure(weights: NoiseWeights) -> None:
             subtitle=r["subtitle"], body=r["body"], category=r["category"],
             posted_at=parse_rfc3339(r["posted_at"])) for r in rows]
         texts = ["\n".join(p for p in (e.title, e.subtitle, e.body) if p) for e in events]
-        p = weights.probabilities(features(embed(texts), [e.category for e in events]))
+        p = weights.probabilities(features(embed(texts), [e.category for e in events], texts))
         model = [v >= weights.threshold_for(e.category)
                  and word_count(f"{e.subtitle} {e.body}") >= MIN_WORDS
                  for v, e in zip(p, events, strict=True)]
@@ -168,15 +172,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the weights file")
     parser.add_argument("--measure", action="store_true", help="triage on the corpora")
-    parser.add_argument("--keep-loss", type=float, default=0.005,
+    parser.add_argument("--keep-loss", type=float, default=0.002,
                         help="most keep rows dropped in cross-validation (threshold)")
-    parser.add_argument("--person-loss", type=float, default=0.005,
+    parser.add_argument("--person-loss", type=float, default=0.002,
                         help="the same for rows of person-to-person channels (message, "
                              "email, call): their threshold")
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--train", action="append", choices=sorted(TRAIN_SETS),
                         help="training set (repeatable; default: first, the set the "
                              "shipped weights were trained on)")
+    parser.add_argument("--corpus", action="append", choices=sorted(CORPORA.values()),
+                        help="measure on this corpus only (repeatable; default: all)")
     args = parser.parse_args()
     if args.write or args.train or not args.measure:
         trained = train(args.keep_loss, args.person_loss, args.l2,
@@ -188,7 +194,7 @@ def main() -> int:
     if args.measure:
         measure(NoiseWeights.load() if not (args.write or args.train) else NoiseWeights(
             trained["model"], np.asarray(trained["weights"], dtype=np.float32),
-            trained["bias"], trained["threshold"], trained["person_threshold"]))
+            trained["bias"], trained["threshold"], trained["person_threshold"]), args.corpus)
     return 0
 
 

@@ -3,8 +3,10 @@
 The rule triage (`filters.py`) knows the shapes of noise in a few languages. This model
 knows noise by what a notification means, in any language the embedding model reads:
 a logistic regression over the notification's embedding (title, subtitle and body, as
-the store embeds a memory's sources) and the category the phone gave it (ANCS
-CategoryID names and Android notification categories, mapped onto `GROUPS`).
+the store embeds a memory's sources), the category the phone gave it (ANCS
+CategoryID names and Android notification categories, mapped onto `GROUPS`), and a few
+marks of its shape that read alike in every script (`SHAPE`: a clock time, a day, how
+many digits and emoji, its length, a question, a link or a percentage).
 
 Its weights (`data/noise_model.json`) are trained by `bench/train_noise_model.py` on a
 labelled multilingual training set (`bench/data/triage_train/`: 1,100 notifications
@@ -18,6 +20,8 @@ classifier is not used. Texts of fewer than `MIN_WORDS` words are left to the ru
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -26,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
+from companion_memory.agent.notifications.dates import has_day_word
 from companion_memory.agent.notifications.filters import word_count
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.memory.embedding import Embedder
@@ -74,14 +79,48 @@ def text_of(event: NotificationEvent) -> str:
     return "\n".join(part for part in (event.title, event.subtitle, event.body) if part)
 
 
+SHAPE = ("clock_time", "day", "digits", "emoji", "length", "question", "link_or_percent")
+"""The shape marks beside the embedding, in this order (`shape`)."""
+
+_CLOCK = re.compile(
+    r"(?<!\d)\d{1,2}[:.h]\d{2}(?!\d)|(?<!\d)\d{1,2}\s?(?:am|pm)\b|\d{1,2}\s?[時点시]",
+    re.IGNORECASE,
+)
+_LINK_OR_PERCENT = re.compile(r"%|https?://|\bwww\.", re.IGNORECASE)
+
+
+def shape(text: str) -> list[float]:
+    """The marks of a notification's shape, each in 0..1: whether it names a clock time
+    ("18:40", "9am", "10時") or a day (`dates.has_day_word`), how many digits and emoji
+    it holds, how long it is (log of its words), whether it asks something, whether it
+    holds a link or a percentage. What a plan looks like (a time, a day, a question) and
+    what an advert or a chat reaction looks like (percentages, links, emoji) in any
+    language the phone shows."""
+    words = max(1, word_count(text))
+    digits = sum(ch.isdigit() for ch in text)
+    emoji = sum(unicodedata.category(ch) == "So" for ch in text)
+    return [
+        1.0 if _CLOCK.search(text) else 0.0,
+        1.0 if has_day_word(text) else 0.0,
+        min(1.0, digits / 6),
+        min(1.0, emoji / 3),
+        math.log(words) / 4,
+        1.0 if "?" in text or "？" in text else 0.0,
+        1.0 if _LINK_OR_PERCENT.search(text) else 0.0,
+    ]
+
+
 def features(
-    vectors: npt.NDArray[np.float32], categories: Sequence[str]
+    vectors: npt.NDArray[np.float32], categories: Sequence[str], texts: Sequence[str]
 ) -> npt.NDArray[np.float32]:
-    """The classifier's input rows: each embedding followed by its category's one-hot."""
+    """The classifier's input rows: each embedding, its category's one-hot, and the
+    shape marks of its text (`text_of`)."""
     onehot = np.zeros((len(categories), len(GROUPS)), dtype=np.float32)
     for row, category in enumerate(categories):
         onehot[row, GROUPS.index(category_group(category))] = 1.0
-    return np.hstack([np.asarray(vectors, dtype=np.float32), onehot])
+    marks = np.array([shape(text) for text in texts], dtype=np.float32).reshape(
+        len(texts), len(SHAPE))
+    return np.hstack([np.asarray(vectors, dtype=np.float32), onehot, marks])
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +159,7 @@ class NoiseModel:
         self._embedder = embedder
         self._weights = weights if weights is not None else NoiseWeights.load()
         self.usable = self._weights.model == embedder.name and \
-            self._weights.weights.size == embedder.dim + len(GROUPS)
+            self._weights.weights.size == embedder.dim + len(GROUPS) + len(SHAPE)
         """False when the weights were trained for another embedding model."""
 
     def threshold_for(self, category: str) -> float:
@@ -136,8 +175,10 @@ class NoiseModel:
         if not judged or not self.usable:
             return out
         picked = [events[i] for i in judged]
-        vectors = self._embedder.documents([text_of(e) for e in picked])
-        scores = self._weights.probabilities(features(vectors, [e.category for e in picked]))
+        texts = [text_of(e) for e in picked]
+        vectors = self._embedder.documents(texts)
+        scores = self._weights.probabilities(
+            features(vectors, [e.category for e in picked], texts))
         for i, score in zip(judged, scores, strict=True):
             out[i] = score
         return out

@@ -9,9 +9,11 @@ replay window size the `EventRing`; `consume_limit` and `batch_size` are the
 `RingWriter` commits within it, so a power cut loses at most that much (below
 0.05 s group commit would batch nothing; above a minute is no longer "on arrival").
 `noise_model`: besides the rule triage, notifications that the classifier over the
-embedding and the phone's category calls noise (`noise_model.py`) are dropped; it needs
-the `[memory] embedder` it was trained for. Off by default: on the blind corpus it
-lowers the junk share (0.536 to 0.495) but loses 2 of 82 answers (docs/benchmarks.md).
+embedding, the phone's category and the text's shape calls noise (`noise_model.py`) are
+dropped. On by default: on the tuning, development and held-out corpora it lowers the
+junk share and loses no answer (docs/benchmarks.md, "Noise by meaning and shape, on by
+default"). It needs the `[memory] embedder` it was trained for; with `embedder = "none"`
+only the rules triage.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class IntakeSettings:
     ring_capacity: int = setting(1024, low=1, high=1_000_000, doc="ring entries")
     loss_window_s: float = setting(1.0, low=0.05, high=60.0,
                                    doc="most seconds a notification is only in RAM")
-    noise_model: bool = setting(False, doc="drop what the meaning classifier calls noise")
+    noise_model: bool = setting(True, doc="drop what the meaning classifier calls noise")
 
     def __post_init__(self) -> None:
         validate_settings(self)

@@ -48,6 +48,7 @@ async def memory_of(tmp_path: Path, cfg: Config, body: str,
     await runtime.open()
     await runtime.feed([NotificationEvent.create(
         kind="added", key="k1", app_id="net.whatsapp.WhatsApp", title="Anna", body=body,
+        category="social",
         posted_at=START)])
     await runtime.run_once()
     (record,) = await runtime.list_memories()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,9 +11,12 @@ import pytest
 
 from companion_memory.agent.notifications.noise_model import (
     GROUPS,
+    SHAPE,
     NoiseModel,
     NoiseWeights,
     category_group,
+    features,
+    shape,
 )
 from companion_memory.ble.events import EventKind, NotificationEvent
 from companion_memory.device import Runtime, parse_config
@@ -66,7 +68,8 @@ def test_weights_for_another_embedding_model_are_not_used() -> None:
     embedder = shared_embedder(E5_SMALL)
     assert embedder is not None
     loaded = NoiseWeights.load()
-    assert loaded.model == E5_SMALL and loaded.weights.size == embedder.dim + len(GROUPS)
+    assert loaded.model == E5_SMALL
+    assert loaded.weights.size == embedder.dim + len(GROUPS) + len(SHAPE)
     other = NoiseWeights("another-model", loaded.weights, loaded.bias, loaded.threshold,
                          loaded.person_threshold)
     model = NoiseModel(embedder, other)
@@ -109,3 +112,25 @@ async def test_the_runtime_drops_noise_by_meaning_only_when_the_setting_says_so(
         texts = [r.text for r in await runtime.list_memories()]
         assert any("dentyst" in t for t in texts)
         assert any("マンガ広場" in t or "おすすめ" in t for t in texts) is not enabled
+
+
+@pytest.mark.parametrize(
+    ("text", "marks"),
+    [
+        ("Jutro o 10:30 dentysta, ul. Marszałkowska 5?", {"clock_time", "day", "question"}),
+        ("明日10時に歯医者の予約があります", {"clock_time", "day"}),
+        ("Sadece bugün %50 indirim: https://example.com/kampanya", {"day", "link_or_percent"}),
+        ("haha 😂😂😂", {"emoji"}),
+        ("the new sofa fits through the door", set()),
+    ],
+)
+def test_the_shape_marks_read_alike_in_every_script(text: str, marks: set[str]) -> None:
+    values = dict(zip(SHAPE, shape(text), strict=True))
+    assert all(0.0 <= v <= 1.0 for v in values.values())
+    on = {name for name in ("clock_time", "day", "question", "link_or_percent")
+          if values[name] == 1.0}
+    assert on == marks - {"emoji"}
+    assert (values["emoji"] == 1.0) is ("emoji" in marks)
+    rows = features(np.zeros((1, 4), dtype=np.float32), ["msg"], [text])
+    assert rows.shape == (1, 4 + len(GROUPS) + len(SHAPE))
+    assert list(rows[0, -len(SHAPE):]) == pytest.approx(shape(text))

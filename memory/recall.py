@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Callable, Collection, Sequence
+from datetime import datetime
 from typing import NamedTuple
 
 from companion_memory.memory.errors import EmptyQueryError
@@ -316,6 +317,16 @@ TIEBREAK_EXTRA = 3
 can take the place of an older one."""
 
 
+def content_time(record: MemoryRecord) -> datetime:
+    """When what a memory says happened or arrived: its newest source notification's
+    posting time (`occurred_at`), else when it was last written. A day's consolidated line
+    written tonight is as old as the messages it cites, not newer than one that came
+    after them."""
+    if record.occurred_at is not None:
+        return record.occurred_at
+    return max(record.created_at, record.updated_at)
+
+
 def prefer_newer(
     conn: sqlite3.Connection,
     hits: list[tuple[MemoryRecord, float]],
@@ -325,7 +336,8 @@ def prefer_newer(
     same: Callable[[MemoryRecord, MemoryRecord], bool] | None = None,
     same_window: float = 0.0,
 ) -> list[tuple[MemoryRecord, float]]:
-    """`hits` (best first) with a newer hit moved above older ones that it nearly ties.
+    """`hits` (best first) with a newer hit moved above older ones that it nearly ties
+    (newer by what it says: `content_time`).
 
     "About the same thing" is judged against the query: the newer hit's indexed words
     must include every query term the older one holds. "Nearly ties": its score is at
@@ -358,12 +370,12 @@ def prefer_newer(
         while j > 0:
             older, newer = out[j - 1], out[j]
             if not (
-                max(newer[0].created_at, newer[0].updated_at)
-                > max(older[0].created_at, older[0].updated_at)
+                content_time(newer[0]) > content_time(older[0])
                 and (
                     (
                         newer[1] >= (1 - window) * older[1]
-                        and terms_of(older[0].memory_id) <= terms_of(newer[0].memory_id)
+                        and bool(shared := terms_of(older[0].memory_id))
+                        and shared <= terms_of(newer[0].memory_id)
                     )
                     or (
                         same is not None

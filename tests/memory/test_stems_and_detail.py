@@ -9,6 +9,7 @@ would drop its sources, or with the memory when its Temporary TTL ends first.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 from collections import Counter
 from datetime import timedelta
@@ -211,6 +212,27 @@ async def test_a_newer_memory_about_the_same_thing_ranks_first(
             assert (await ids(store, "Wednesday vet"))[0] == "old"
         finally:
             await store.close()
+
+
+async def test_newer_means_what_it_says_not_when_it_was_written(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    store = await MemoryStore.open(tmp_path / "m.db", clock=clock)
+    try:
+        said = clock.now()
+        await store.apply([create("moved", "Vet appointment for Bruno moved to Friday "
+                                           "13 March at 9:00 with Dr. Sommer, new time")])
+        clock.set_wall(clock.now() + timedelta(hours=20))
+        # the night's consolidated line of the day before: written last, about older news
+        line = dataclasses.replace(
+            create("line", "Mon 9 March: vet appointment for Bruno on Wednesday 11 March at "
+                           "16:20 with Dr. Sommer", tier=Tier.LONG_TERM),
+            occurred_at=said - timedelta(days=1))
+        await store.apply([line])
+        order = await ids(store, "when is Bruno's vet appointment")
+        assert order[0] == "moved" and set(order) == {"moved", "line"}
+    finally:
+        await store.close()
 
 
 async def test_newer_within_is_checked(tmp_path: Path) -> None:

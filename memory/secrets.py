@@ -9,9 +9,9 @@ Two shapes are found:
 
 - structural values that are secret on their own, with no word around them: a card
   number that passes Luhn with an issuer prefix (spaces, dots or dashes between its
-  groups), an IBAN that passes mod-97, a key with a known prefix (AWS, GitHub, npm,
-  Slack, Stripe, OpenAI, Twilio, ...), a long high-entropy token, a PEM header (with
-  any kind of dash), a national identity number that its own structure names (a US
+  groups), an IBAN that passes mod-97 or is printed in groups of four, a key with a
+  known prefix (AWS, GitHub, npm, Slack, Stripe, OpenAI, Twilio, ...), a long
+  high-entropy token, a PEM header (with any kind of dash), a national identity number that its own structure names (a US
   SSN as written, AAA-GG-SSSS, never an unissued area; a Chinese resident ID, a Korean
   RRN, a Spanish DNI or NIE, a written Brazilian CPF, each by its check digit or letter);
 - a code-like value near an authentication word, in English, German, French, Italian,
@@ -211,8 +211,14 @@ def _card_spans(text: str) -> list[Span]:
     return spans
 
 
+_IBAN_PRINTED = re.compile(r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?")
+"""An IBAN as it is printed (ISO 13616's paper format): groups of four after the
+country and check digits, one space apart."""
+
+
 def _iban_spans(text: str) -> list[Span]:
-    """IBANs of a known country at exactly its length, passing mod-97, standing alone."""
+    """IBANs of a known country at exactly its length, standing alone, passing mod-97 or
+    printed in the standard groups of four (a mistyped account number is still one)."""
     spans: list[Span] = []
     upper = text.upper() if text.isascii() else text
     for match in _IBAN_CANDIDATE.finditer(upper):
@@ -223,7 +229,8 @@ def _iban_spans(text: str) -> list[Span]:
         end = positions[length - 1] + 1
         if end < len(text) and text[end].isalnum():
             continue  # (the value goes on without a break: part of a longer token)
-        if iban_valid("".join(upper[p] for p in positions[:length])):
+        if iban_valid("".join(upper[p] for p in positions[:length])) or \
+                _IBAN_PRINTED.fullmatch(upper[match.start():end]):
             spans.append((match.start(), end, "secret_iban"))
     return spans
 

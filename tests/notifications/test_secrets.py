@@ -77,6 +77,9 @@ def test_a_code_near_an_authentication_word_is_found_in_many_languages(
          "DE89-3704-0044-0532-0130-00"),
         ("rent to DE89.3704.0044.0532.0130.00 by Friday", "secret_iban",
          "DE89.3704.0044.0532.0130.00"),
+        # a mistyped check digit: still an account number, printed as IBANs are
+        ("transfer to PL27 1140 2004 0000 3002 0135 5388 please", "secret_iban",
+         "PL27 1140 2004 0000 3002 0135 5388"),
         ("aws secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY for deploy", "secret_api_key",
          "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
         ("Your new API token: 9f8e7d6c5b4a39281726354a", "secret_api_key",

@@ -11,9 +11,10 @@ Two shapes are found:
   number that passes Luhn with an issuer prefix (spaces, dots or dashes between its
   groups), an IBAN that passes mod-97 or is printed in groups of four, a key with a
   known prefix (AWS, GitHub, npm, Slack, Stripe, OpenAI, Twilio, ...), a long
-  high-entropy token, a PEM header (with any kind of dash), a national identity number that its own structure names (a US
-  SSN as written, AAA-GG-SSSS, never an unissued area; a Chinese resident ID, a Korean
-  RRN, a Spanish DNI or NIE, a written Brazilian CPF, each by its check digit or letter);
+  high-entropy token, a PEM header (with any kind of dash), a national identity number
+  that its own structure names (a US SSN as written, AAA-GG-SSSS, never an unissued
+  area; a Chinese resident ID, a Korean RRN, a Spanish DNI or NIE, a written Brazilian
+  CPF, each by its check digit or letter);
 - a code-like value near an authentication word, in English, German, French, Italian,
   Spanish, Dutch, Polish, Portuguese, Swedish, Danish/Norwegian, Finnish, Turkish,
   Czech, Russian, Chinese, Japanese and Korean: "Ihr Code lautet 318-774", "pushTAN:

@@ -111,8 +111,8 @@ async def test_the_sweep_runs_by_default_and_keeps_the_day(phone: Phone) -> None
         (MESSAGES, "social", "Peng Yuqing",
          "The art exhibition at the Hunan Provincial Museum opens today, shall we go at 3?"),
         (MESSAGES, "social", "Peng Yuqing", "Great, see you at the museum entrance at 3 pm."),
-        ("com.alipay", "", "Alipay: Payment successful",
-         "You paid 38 yuan at Shengjuefeisi Cafe."),
+        ("com.maoyan", "", "Maoyan: Tickets booked",
+         "2 tickets for Ne Zha 2, Wanda Cinema hall 5, Sat 17 Jan 19:30, row 8 seats 12-13."),
     ])
     day_ids = await day_context_ids(phone.runtime, DAY1)
     assert len(day_ids) == 3

@@ -2,9 +2,9 @@
 
 Training: a logistic regression (L2, full-batch gradient descent in numpy) over the
 embedding of each notification of the training sets, its category group and the shape
-marks of its text (`noise_model.shape`) (`--train`:
-the first set, bench/data/triage_train/, by default; the second, bench/data/triage_train2/,
-on request). The thresholds are chosen by 5-fold cross-validation on the training set
+marks of its text (`noise_model.shape`). `--train` picks the sets: the first,
+bench/data/triage_train/, by default; the second, bench/data/triage_train2/, on request.
+The thresholds are chosen by 5-fold cross-validation on the training set
 alone: the lowest noise probability at which at most `--keep-loss` of the held-out keep
 rows would be dropped, and for the person-to-person channels (the phone's message,
 email and call categories: dropping a person's words costs more than keeping an ad) at

@@ -258,6 +258,12 @@ def _distill(item: dict[str, Any]) -> str | None:
     return f"{app}: {sender or topic}"
 
 
+def is_personal(category: str) -> bool:
+    """Whether the phone's category names something a person sent (a message, an email,
+    a call): its title is then a person's or a chat's name."""
+    return _CATEGORY_NOUN.get(category.replace(" ", "").casefold()) in _PERSON_NOUNS
+
+
 def message_sender(title: str, subtitle: str, body: str, category: str) -> str | None:
     """The sender of a message notification as the phone names it: the title, or in a
     group chat the speaker (the subtitle, or the body's leading "Name: "), as the

@@ -46,10 +46,15 @@ from companion_memory.agent.notifications.extractor import (
     NotificationExtractor,
     NotificationItem,
 )
-from companion_memory.agent.notifications.fallback import app_label, message_sender
+from companion_memory.agent.notifications.fallback import (
+    app_label,
+    is_personal,
+    message_sender,
+)
 from companion_memory.agent.notifications.filters import NoiseFilter
 from companion_memory.agent.notifications.noise_model import NoiseModel
 from companion_memory.agent.notifications.proposals import ItemContext, Proposal
+from companion_memory.agent.notifications.romanize import name_forms
 from companion_memory.agent.notifications.settings import IntakeSettings
 from companion_memory.agent.processor import BatchOutcome, ProcessorReport
 from companion_memory.agent.worker import WorkerSettings
@@ -505,10 +510,18 @@ def origin(record: NotificationRecord) -> tuple[datetime, str | None, str | None
 
 
 def source_words(record: NotificationRecord) -> str:
-    """What recall searches besides the memory's statement: the app's name and the
-    notification's own title, subtitle and body (the body is capped at 4 KiB at intake)."""
+    """What recall searches besides the memory's statement: the app's name, the Latin
+    letters of a person's or chat's name written in another script (`romanize`), and
+    the notification's own title, subtitle and body (the body is capped at 4 KiB at
+    intake)."""
     event = record.event
-    parts = (app_label(event.app_id), event.title, event.subtitle, event.body)
+    names = ""
+    if is_personal(event.category):
+        speaker = message_sender(event.title, event.subtitle, event.body, event.category)
+        forms = [f for part in (event.title, event.subtitle, speaker or "")
+                 for f in name_forms(part)]
+        names = " ".join(dict.fromkeys(forms))
+    parts = (app_label(event.app_id), names, event.title, event.subtitle, event.body)
     return "\n".join(part for part in parts if part)
 
 

@@ -32,33 +32,21 @@ from companion_memory.memory.search_text import (
     word_forms,
     words_of,
 )
+from companion_memory.memory.stopwords import BASE_WORDS, dropped
 
-_STOPWORD_TEXT = """
-    a about above after again against all am an and any are as at be because been
-    before being below between both but by can could did do does doing down during each
-    few for from further had has have having he her here hers herself him himself his how
-    i if in into is it its itself just me more most my myself no nor not now of off on
-    once only or other our ours ourselves out over own same she should so some such than
-    that the their theirs them themselves then there these they this those through to too
-    under until up very was we were what when where which while who whom why will with
-    would you your yours yourself yourselves s t don doesn didn isn wasn weren won wouldn
-    shouldn couldn ll re ve d m o y tell remind remember know anything something please
-    wann wo wer was wie welche welcher welches ist sind der die das den dem des ein eine
-    einen einem einer mein meine meinen meinem mir mich ich du wir ihr sie er es und oder
-    nicht noch schon fur mit von zu zum zur auf an im am um bei aus uber hat habe haben
-    wird werden war muss soll kann
-"""
-
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS = BASE_WORDS
 """English and German function words plus assistant filler ("remind", "tell") that carry
-no topic (folded: "für" is "fur")."""
+no topic (folded: "für" is "fur"), left out of every question (`memory.stopwords`; another
+locale's are left out of a question that speaks it)."""
 
 MAX_QUERY_TERMS = 32
 
 
 def query_terms(text: str) -> list[str]:
     """The searchable terms of `text`: each word's English and German stems, folded
-    (`memory.search_text.word_forms`), stopwords dropped, order kept, unique.
+    (`memory.search_text.word_forms`), function words dropped (`memory.stopwords`:
+    English and German always, another locale's when the question speaks it), order
+    kept, unique.
 
     A hyphenated word also gives its joined form ("wi-fi": `wi`, `fi`, `wifi`), which
     the index holds for hyphenated words (`memory.search_text`). A run of Chinese,
@@ -79,7 +67,8 @@ def query_words(text: str) -> list[tuple[str, ...]]:
     if "-" in folded or "\u2010" in folded or "\u2011" in folded:
         words += joined_words(folded)
     langs = language(words)
-    return [tuple(word_forms(w, langs)) for w in words if fold(w) not in STOPWORDS]
+    skip = dropped(fold(w) for w in words)
+    return [tuple(word_forms(w, langs)) for w in words if fold(w) not in skip]
 
 
 def match_expression(terms: Sequence[str]) -> str:

@@ -329,7 +329,10 @@ def prefer_newer(
     (newer by what it says: `content_time`).
 
     "About the same thing" is judged against the query: the newer hit's indexed words
-    must include every query term the older one holds. "Nearly ties": its score is at
+    must include every query term the older one holds. Or by a reference both hold: the
+    same order, booking or flight number (`_is_code`), whatever else the change says
+    ("we could not deliver order 250507K9Q2 today" after "order 250507K9Q2 (air fryer)
+    shipped"). "Nearly ties": its score is at
     least (1 - `window`) of the older one's. A moved appointment, a changed platform or a
     corrected address then comes before what it replaced when the two score alike.
     `same(older, newer)` (the hybrid recall passes the two memories' meaning) is a
@@ -339,19 +342,28 @@ def prefer_newer(
         return hits
     wanted = set(terms)
     held: dict[str, set[str]] = {}
+    codes: dict[str, set[str]] = {}
+
+    def read() -> None:
+        # read and stem the candidates' words only once a swap is possible at all
+        ids = [record.memory_id for record, _ in hits]
+        marks = ", ".join("?" for _ in ids)
+        for mid, text, detail in conn.execute(
+            f"SELECT memory_id, text, detail FROM memories WHERE memory_id IN ({marks})", ids
+        ):
+            words = set(search_document(str(text), str(detail or "")).split())
+            held[str(mid)] = wanted & words
+            codes[str(mid)] = {w for w in words if _is_code(w)}
 
     def terms_of(memory_id: str) -> set[str]:
-        # read and stem the candidates' words only once a swap is possible at all
         if not held:
-            ids = [record.memory_id for record, _ in hits]
-            marks = ", ".join("?" for _ in ids)
-            for mid, text, detail in conn.execute(
-                f"SELECT memory_id, text, detail FROM memories WHERE memory_id IN ({marks})", ids
-            ):
-                held[str(mid)] = wanted & set(
-                    search_document(str(text), str(detail or "")).split()
-                )
+            read()
         return held.get(memory_id, set())
+
+    def same_code(older: str, newer: str) -> bool:
+        if not held:
+            read()
+        return bool(codes.get(older, set()) & codes.get(newer, set()))
 
     out = list(hits)
     for i in range(1, len(out)):
@@ -363,8 +375,13 @@ def prefer_newer(
                 and (
                     (
                         newer[1] >= (1 - window) * older[1]
-                        and bool(shared := terms_of(older[0].memory_id))
-                        and shared <= terms_of(newer[0].memory_id)
+                        and (
+                            (
+                                bool(shared := terms_of(older[0].memory_id))
+                                and shared <= terms_of(newer[0].memory_id)
+                            )
+                            or same_code(older[0].memory_id, newer[0].memory_id)
+                        )
                     )
                     or (
                         same is not None
@@ -377,6 +394,16 @@ def prefer_newer(
             out[j - 1], out[j] = newer, older
             j -= 1
     return out
+
+
+CODE_MIN_CHARS = 5
+
+
+def _is_code(word: str) -> bool:
+    """An order, booking, flight or reference number: letters and digits in one word of
+    at least CODE_MIN_CHARS ("250507k9q2", "ak712", "po2291" from "PO-2291")."""
+    return (len(word) >= CODE_MIN_CHARS and word.isascii() and word.isalnum()
+            and not word.isdigit() and not word.isalpha())
 
 
 RELATED_TERMS = 4

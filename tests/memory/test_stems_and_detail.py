@@ -29,6 +29,7 @@ from companion_memory.memory import (
 )
 from companion_memory.memory.database import _apply_migrations
 from companion_memory.memory.migrations import MIGRATIONS
+from companion_memory.memory.recall import NEWER_WITHIN, prefer_newer, query_terms
 from companion_memory.memory.records import InvalidMemoryError
 from companion_memory.memory.search_text import search_document
 from tests.memory.helpers import create
@@ -231,6 +232,39 @@ async def test_newer_means_what_it_says_not_when_it_was_written(
         await store.apply([line])
         order = await ids(store, "when is Bruno's vet appointment")
         assert order[0] == "moved" and set(order) == {"moved", "line"}
+    finally:
+        await store.close()
+
+
+async def test_a_newer_notice_with_the_same_order_number_ranks_first(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """The change names the order by its number, not by what was ordered: it lacks a word
+    of the question the shipping notice holds ("fryer"), but shares the reference number,
+    so when the two score alike the newer one comes first."""
+    store = await MemoryStore.open(tmp_path / "m.db", clock=clock)
+    try:
+        await store.apply([create("shipped", "Shop: order 250507K9Q2 (air fryer, black) has "
+                                             "been shipped, delivery on Friday")])
+        clock.set_wall(clock.now() + timedelta(days=1))
+        await store.apply([create("moved", "Shop: we could not deliver order 250507K9Q2 "
+                                           "today, new delivery on Saturday")])
+        await store.apply([create("other", "Shop: order 260101X1Y2 (kettle) could not be "
+                                           "delivered today, new delivery on Monday")])
+        records = {}
+        for memory_id in ("shipped", "moved", "other"):
+            record = await store.get(memory_id)
+            assert record is not None
+            records[memory_id] = record
+        terms = query_terms("when is the air fryer delivery")
+        assert "fryer" in terms
+        swapped = await store.read(lambda conn: prefer_newer(
+            conn, [(records["shipped"], 1.0), (records["moved"], 0.9)], terms, NEWER_WITHIN))
+        assert [r.memory_id for r, _ in swapped] == ["moved", "shipped"]
+        # another order's change, alike in score, is another thing: no swap
+        kept = await store.read(lambda conn: prefer_newer(
+            conn, [(records["shipped"], 1.0), (records["other"], 0.9)], terms, NEWER_WITHIN))
+        assert [r.memory_id for r, _ in kept] == ["shipped", "other"]
     finally:
         await store.close()
 

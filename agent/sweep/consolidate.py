@@ -41,6 +41,7 @@ from datetime import date
 from typing import Any
 
 from companion_memory.agent.notifications.fallback import app_label
+from companion_memory.agent.notifications.romanize import name_forms
 from companion_memory.ble.events import NotificationEvent
 from companion_memory.memory.recall import STOPWORDS
 from companion_memory.memory.records import TEXT_LIMIT_CHARS, normalize_text
@@ -161,12 +162,14 @@ def gist(statement: str, title: str, who: str, app: str, person: bool, *,
 
 
 def candidate_words(event: NotificationEvent) -> list[str]:
-    """The words of one notification that may be kept for search: its title, subtitle
-    and body without function words, redaction marks, numbers of five digits or more
-    (order and phone numbers) and repeats, in order."""
+    """The words of one notification that may be kept for search: the Latin letters of a
+    message's sender named in another script (`romanize.name_forms`: "王磊" -> "wang lei"),
+    then its title, subtitle and body, without function words, redaction marks, numbers
+    of five digits or more (order and phone numbers) and repeats, in order."""
     seen: set[str] = set()
     out: list[str] = []
-    for part in (event.title, event.subtitle, event.body):
+    names = " ".join(name_forms(event.title)) if is_message(event) else ""
+    for part in (names, event.title, event.subtitle, event.body):
         for word in _WORD.findall(part):
             key = fold(word)
             if key in seen or key in STOPWORDS or key == _REDACTED_WORD or len(key) < 2:

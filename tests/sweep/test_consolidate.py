@@ -61,6 +61,16 @@ def test_kept_words_are_the_rarest_in_the_store_in_their_order() -> None:
     assert record_words(words, True, counts).split() == words  # a person's: all fit
 
 
+def test_a_sender_named_in_another_script_keeps_its_latin_letters_for_search() -> None:
+    """A consolidated line about 王磊 is still found by "Wang Lei" once the Temporary
+    memories that carried the name's pinyin are gone."""
+    words = candidate_words(event("王磊", "泵车到了，混凝土车五点半到场"))
+    assert words[:3] == ["wang", "lei", "wanglei"] and "王磊" in words
+    # a shop's title is no person's name
+    assert "wang" not in candidate_words(event("王磊", "订单已发货", app="com.taobao",
+                                               category=""))
+
+
 def test_a_diary_line_names_the_day_the_person_and_what_was_said() -> None:
     line = diary_line(DAY, "Peng Yuqing", "Messages", True,
                       ["The art exhibition opens today, shall we go at 3?", "See you at 3",

@@ -250,3 +250,31 @@ CURRENCIES: tuple[str, ...] = (
     "रु", "euro*", "dollar*", "złot*", "korun*",
 )
 """Signs and names of money: a number next to one is a price, not a code."""
+
+ACCOUNT_WORDS: dict[str, tuple[str, ...]] = {
+    "en": ("account", "acct", "a/c"),
+    "de": ("konto", "kontos", "kontonummer", "kontonr"),
+    "fr": ("compte",),
+    "es": ("cuenta",),
+    "pt": ("conta",),
+    "it": ("conto",),
+    "nl": ("rekening", "rekeningnummer"),
+    "pl": ("konto", "konta", "koncie", "rachunek", "rachunku"),
+    "cs": ("účet", "účtu", "účtem"),
+    "tr": ("hesap", "hesaba", "hesabı", "hesabım", "hesabına", "hesabınız"),
+    "ru": ("счёт", "счет", "счета", "счёта", "счету"),
+    "uk": ("рахунок", "рахунку", "рахунка"),
+    "id": ("rekening", "norek"),
+    "ms": ("akaun",),
+    "vi": ("tài khoản", "stk"),
+    "th": ("บัญชี",),
+    "zh": ("账号", "账户", "帐号", "帐户", "賬號", "賬戶"),
+    "ja": ("口座",),
+    "ko": ("계좌",),
+    "ar": ("حساب",),
+    "hi": ("खाता",),
+}
+"""Words that name a bank account, each form whole (a word in Latin or Cyrillic letters;
+the others anywhere, as particles join them): a long number just after one ("เลขที่บัญชี
+073-8-41592-6", "Kontonummer 1234567890", "account no. 0123 4567 89") is a domestic
+account number, which has no checksum that would find it alone (an IBAN has one)."""

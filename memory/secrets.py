@@ -44,11 +44,13 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from datetime import date
 
 from companion_memory.memory import secret_codes
+from companion_memory.memory.auth_words import ACCOUNT_WORDS
 
 REDACTED = "[redacted]"
 
@@ -233,6 +235,49 @@ def _iban_spans(text: str) -> list[Span]:
         if iban_valid("".join(upper[p] for p in positions[:length])) or \
                 _IBAN_PRINTED.fullmatch(upper[match.start():end]):
             spans.append((match.start(), end, "secret_iban"))
+    return spans
+
+
+def _account_word_pattern() -> re.Pattern[str]:
+    spaced, anywhere = [], []
+    for words in ACCOUNT_WORDS.values():
+        for word in words:
+            if all("LATIN" in unicodedata.name(ch, "") or "CYRILLIC" in unicodedata.name(ch, "")
+                   or not ch.isalpha() for ch in word):
+                spaced.append(re.escape(word).replace("\\ ", r"\s+"))
+            else:  # scripts whose particles join the word: matched anywhere
+                anywhere.append(re.escape(word))
+    alternatives = sorted(set(spaced), key=len, reverse=True)
+    joined = sorted(set(anywhere), key=len, reverse=True)
+    return re.compile(rf"(?<![^\W\d_])(?:{'|'.join(alternatives)})(?![^\W\d_])"
+                      rf"|(?:{'|'.join(joined)})", re.IGNORECASE)
+
+
+_ACCOUNT_WORD = _account_word_pattern()
+_ACCOUNT_NUMBER = re.compile(
+    r"(?<![0-9A-Za-z.,/-])\d(?:[ .\-\u2010\u2011]?\d){7,18}(?![0-9A-Za-z/-]|[.,]\d)")
+"""8 to 19 digits, single spaces, dots or hyphens between them (073-8-41592-6)."""
+_ACCOUNT_GAP = re.compile(r"[\s:：#\-–]*(?:[^\W\d_]{1,10}\.?[\s:：#\-–]*)?")
+"""What may stand between the account word and its number: spaces, colons, dashes and at
+most one short word ("no.", "number:", "is"); "account team on 1800 ..." is a phone
+number, and a comma or a full stop ends the phrase ("Kontonummer …, BLZ 10020030")."""
+_DATE_LIKE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4}")
+ACCOUNT_GAP_CHARS = 16
+"""The number starts at most this many characters after the account word."""
+
+
+def _account_spans(text: str) -> list[Span]:
+    """A domestic bank account number: 8-18 digits just after a word that names an
+    account (`memory.auth_words.ACCOUNT_WORDS`), not a date."""
+    spans: list[Span] = []
+    for word in _ACCOUNT_WORD.finditer(text):
+        match = _ACCOUNT_NUMBER.search(text, word.end(), word.end() + ACCOUNT_GAP_CHARS + 40)
+        if match is None or match.start() - word.end() > ACCOUNT_GAP_CHARS:
+            continue
+        if not _ACCOUNT_GAP.fullmatch(text, word.end(), match.start()) or \
+                _DATE_LIKE.fullmatch(match.group(0)):
+            continue
+        spans.append((match.start(), match.end(), "secret_account"))
     return spans
 
 
@@ -718,6 +763,7 @@ def _is_one_time_code(text: str, low: str | None = None) -> str | None:
 # -- the public functions --------------------------------------------------------------------
 
 _HARD_ORDER = ("secret_private_key", "secret_api_key", "secret_card", "secret_iban",
+               "secret_account",
                "secret_identity", "secret_password", "secret_seed_phrase")
 
 
@@ -739,6 +785,7 @@ def _hard_spans(text: str, low: str | None) -> list[Span]:
     if _DIGIT.search(text):
         spans.extend(_card_spans(text))
         spans.extend(_iban_spans(text))
+        spans.extend(_account_spans(text))
         spans.extend(_identity_spans(text))
     if _PASSWORD_HINT.search(text) and (_PASSWORD_WORD.search(text) or _SECRET_WORD.search(text)):
         spans.extend(_password_spans(text))

@@ -415,7 +415,8 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
 
 
 REDACTABLE = frozenset(
-    {"secret_code", "secret_card", "secret_password", "secret_iban", "secret_identity",
+    {"secret_code", "secret_card", "secret_password", "secret_iban", "secret_account",
+     "secret_identity",
      "secret_api_key", "secret_private_key", "secret_seed_phrase", "otp",
      "verification_code"}
 )

@@ -218,3 +218,36 @@ def test_every_code_of_a_list_after_one_code_word_is_redacted_and_the_rest_kept(
     assert not any(v in triage.event.body for v in ("4821", "5930", "6612"))
     assert "Pick up before Sunday at the station." in triage.event.body
     assert redact(body).count(REDACTED) == 3
+
+
+@pytest.mark.parametrize(
+    ("body", "account"),
+    [
+        ("Bitte überweise die Kaution auf Kontonummer 1234567890, BLZ 10020030.", "1234567890"),
+        ("Please pay the deposit into account no. 0123 4567 89 by Friday.", "0123 4567 89"),
+        ("โอนเงินมัดจำ 30% เข้าบัญชี เลขที่บัญชี 073-8-41592-6 ภายในวันที่ 15 พ.ค.", "073-8-41592-6"),
+        ("Số tài khoản: 0071000123456 Vietcombank, chuyển trước thứ Sáu.", "0071000123456"),
+        ("押金请转到账号6222021234567890123，周五前。", "6222021234567890123"),
+    ],
+)
+def test_a_domestic_account_number_is_redacted_and_the_rest_kept(body: str, account: str) -> None:
+    """No checksum finds these (an IBAN has one): the word that names an account does."""
+    triage = NoiseFilter().triage(ev(body, title="Landlord", category="email"))
+    assert triage.reason is None and triage.redacted == "secret_account"
+    assert account not in triage.event.body and REDACTED in triage.event.body
+    assert find_secret(body) == "secret_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your account ending 3391 was charged SGD 4.80.",  # four digits: the card's tail
+        "Call our account team on 1800 123 4567 for help.",  # a phone number, words between
+        "Konto am 2025-05-14 belastet.",  # a date
+        "Your account balance is 12,345,678.00 after the transfer.",
+        "Contact number: 0572-12345678.",  # "contact" is no account word
+        "Kontostand: 12.345.678",
+    ],
+)
+def test_numbers_near_an_account_word_that_are_not_account_numbers(text: str) -> None:
+    assert find_secret(text) is None and redact(text) == text

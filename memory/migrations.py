@@ -79,7 +79,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0015_work_ledger_create", work_ledger.DDL),
     Migration("0016_work_ledger_carry_over", work_ledger.CARRY_OVER),
     Migration("0017_episode_ledger_drop_attempts", episode_ledger.DROP_ATTEMPTS),
-    Migration("0018_memory_fts_prefix_forms", schema.FTS_PREFIX_FORMS),
 )
 """Every migration, in the order they run on a new file."""
 

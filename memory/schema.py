@@ -290,15 +290,6 @@ their characters as overlapping character bigrams instead of one token per run
 it is dropped and filled again from the active memories, as `memory.fts_index.repair`
 does; the triggers of 0008 stay as they are (they name the table, not its storage)."""
 
-FTS_PREFIX_FORMS = """
-DROP TABLE memories_vocab;
-DROP TABLE memories_fts;
-""" + FTS_TABLE + FTS_FILL
-"""Words of a text that is not English are also indexed by their first five letters
-(`memory.search_text.prefix_form`), so a Turkish, Finnish, Hungarian or Slavic word is
-found in another of its inflected forms. Filled again from the active memories, as 0010
-does."""
-
 ORIGIN_COLUMNS = """
 ALTER TABLE memories ADD COLUMN occurred_us INTEGER;
 ALTER TABLE memories ADD COLUMN app_id TEXT;

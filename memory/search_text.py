@@ -162,23 +162,6 @@ def fold(word: str) -> str:
 
 ENGLISH, GERMAN, BOTH = 1, 2, 3
 """Which stemmers a text's words go through (`language`)."""
-PREFIX = 4
-"""Also a word's first `PREFIX_CHARS` letters (`word_forms`): for every text `language`
-does not find English."""
-
-PREFIX_CHARS = 5
-"""The length of a word's prefix form. Languages that inflect by suffixes (Turkish,
-Finnish, Hungarian, the Slavic languages) have no stemmer here, and a question seldom
-uses the form the message used ("toplantı" asked, "toplantıya" written; "dentysta",
-"dentysty"). Cutting each word to its first five letters is the plain language-agnostic
-stemmer of the IR literature; for Turkish it was measured as good as a lemmatiser
-(Can et al., "Information retrieval on Turkish texts", JASIST 59(3), 2008: F5). Not
-chosen on any corpus of this project."""
-
-_PREFIX_SCRIPT_END = 0x0530
-"""Prefix forms are made for words of the Latin, Greek and Cyrillic scripts only (code
-points below U+0530 once folded); other scripts keep their own forms (CJK bigrams, a
-Thai run, Arabic with its prefixed article)."""
 
 _EN_MARKERS = frozenset(
     [
@@ -198,16 +181,13 @@ _DE_MARKERS = frozenset(
 
 
 def language(words: list[str]) -> int:
-    """ENGLISH when the text's function words are more English than German, else BOTH
-    with PREFIX. English text is stemmed only as English (a German stemmer would conflate
-    English words and names); German and undecided text both ways, since questions about
-    German notifications come in English, and with prefix forms, since a text English
-    does not claim may be in any language."""
+    """ENGLISH when the text's function words are more English than German, else BOTH.
+    English text is stemmed only as English (a German stemmer would conflate English words
+    and names); German and undecided text both ways, since questions about German
+    notifications come in English."""
     english = sum(1 for w in words if w in _EN_MARKERS)
     german = sum(1 for w in words if fold(w) in _DE_MARKERS)
-    if english > german:
-        return ENGLISH
-    return BOTH if german else BOTH | PREFIX
+    return ENGLISH if english > german else BOTH
 
 
 @lru_cache(maxsize=65536)
@@ -219,21 +199,7 @@ def word_forms(word: str, langs: int = BOTH) -> tuple[str, ...]:
     forms = [fold(stemmer.stemWord(word)) for flag, stemmer in zip((ENGLISH, GERMAN),
                                                                     _STEMMERS, strict=True)
              if langs & flag]
-    if langs & PREFIX:
-        forms.append(prefix_form(word))
     return tuple(dict.fromkeys(f for f in forms if f))
-
-
-def prefix_form(word: str) -> str:
-    """The first `PREFIX_CHARS` letters of a casefolded word, folded, for a word of at
-    least that many letters in the Latin, Greek or Cyrillic script; "" for any other
-    (shorter, holding a digit, another script)."""
-    folded = fold(word)
-    if len(folded) < PREFIX_CHARS or not folded.isalpha():
-        return ""
-    if max(map(ord, folded)) >= _PREFIX_SCRIPT_END:
-        return ""
-    return folded[:PREFIX_CHARS]
 
 
 def _reverse_gloss() -> dict[str, tuple[str, ...]]:

@@ -57,7 +57,8 @@ TRAIN_SETS = {
 "first" is template-expanded, "second" written row by row."""
 OUT = ROOT / "agent" / "notifications" / "data" / MODEL_FILE
 CORPORA = {"fortnight (tuning)": "fortnight", "dev_android (tuning)": "dev_android",
-           "dev_ios (checked)": "dev_ios", "holdout (held-out)": "holdout",
+           "dev_ios (checked)": "dev_ios", "dev_warsaw (checked)": "dev_warsaw",
+           "holdout (held-out)": "holdout",
            "blind (frozen)": "blind"}
 SEED = 7
 

@@ -79,6 +79,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0015_work_ledger_create", work_ledger.DDL),
     Migration("0016_work_ledger_carry_over", work_ledger.CARRY_OVER),
     Migration("0017_episode_ledger_drop_attempts", episode_ledger.DROP_ATTEMPTS),
+    Migration("0018_memory_fts_full_reverse_glossary", schema.FTS_FULL_REVERSE_GLOSSARY),
 )
 """Every migration, in the order they run on a new file."""
 

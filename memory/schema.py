@@ -290,6 +290,15 @@ their characters as overlapping character bigrams instead of one token per run
 it is dropped and filled again from the active memories, as `memory.fts_index.repair`
 does; the triggers of 0008 stay as they are (they name the table, not its storage)."""
 
+FTS_FULL_REVERSE_GLOSSARY = """
+DROP TABLE memories_vocab;
+DROP TABLE memories_fts;
+""" + FTS_TABLE + FTS_FILL
+"""An English word of the glossary gives its German words in the index for every English
+word, where before 27 words ("meeting", "time", "room", ...) were skipped: the skip list
+made no difference on any corpus once recall had the embedding model, so it went
+(`memory.search_text`). Filled again from the active memories, as 0010 does."""
+
 ORIGIN_COLUMNS = """
 ALTER TABLE memories ADD COLUMN occurred_us INTEGER;
 ALTER TABLE memories ADD COLUMN app_id TEXT;

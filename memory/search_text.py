@@ -141,14 +141,6 @@ def joined_words(folded: str) -> list[str]:
 
 
 _STEMMERS = (snowballstemmer.stemmer("english"), snowballstemmer.stemmer("german"))
-_REVERSE_SKIP = frozenset(
-    [
-        "may", "time", "new", "old", "late", "early", "next", "place", "change", "room", "meeting",
-        "ticket", "hotel", "party", "internet", "vegan", "taxi", "bus", "baby", "router",
-        "termination",
-        "project", "april", "august", "september", "november",
-    ]
-)
 
 
 def fold(word: str) -> str:
@@ -206,7 +198,7 @@ def _reverse_gloss() -> dict[str, tuple[str, ...]]:
     reverse: dict[str, list[str]] = {}
     for german, english in GLOSS.items():
         for word in english:
-            if word not in _REVERSE_SKIP and len(word) > 2:
+            if len(word) > 2:
                 reverse.setdefault(word, []).append(german)
     return {key: tuple(dict.fromkeys(value)) for key, value in reverse.items()}
 

@@ -272,3 +272,52 @@ async def test_a_newer_notice_with_the_same_order_number_ranks_first(
 async def test_newer_within_is_checked(tmp_path: Path) -> None:
     with pytest.raises(InvalidMemoryError, match="newer_within"):
         await MemoryStore.open(tmp_path / "x.db", newer_within=1.5)
+
+
+async def test_every_english_word_of_the_glossary_gives_its_german_words(
+    store: MemoryStore,
+) -> None:
+    # before 0018, 27 English words ("meeting", "room", "time") were never glossed back
+    await store.apply([create("m", "The team meeting moved to room 4"),
+                       create("other", "Buy oat milk and bread")])
+    assert await ids(store, "Besprechung") == ["m"]
+    assert await ids(store, "Raum") == ["m"]
+
+
+def _old_document(text: str, detail: str | None) -> str:
+    """What releases before 0018 indexed for these texts: no German word for "meeting"."""
+    skipped = {"elternabend", "elternab", "besprechung", "besprech", "sitzung", "treffen",
+               "treff"}
+    return " ".join(t for t in search_document(text, detail).split() if t not in skipped)
+
+
+def database_at_0017(path: Path) -> None:
+    from companion_memory.memory.rejections import register as register_rejections
+    from companion_memory.memory.search_text import register
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        register(conn)
+        register_rejections(conn)
+        conn.create_function("cm_search_doc", 2, _old_document, deterministic=True)
+        _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0018"])
+        conn.execute(
+            "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
+            "sources, created_us, updated_us, status, auto) VALUES ('old', 1, 'long_term', "
+            "'fact', 'The team meeting is on Monday', 'x', 'inference', '[]', 0, 0, 'active', 1)"
+        )
+        assert conn.execute("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH "
+                            "'besprechung'").fetchone()[0] == 0
+    finally:
+        conn.close()
+
+
+async def test_migration_0018_rebuilds_an_existing_index(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    await asyncio.to_thread(database_at_0017, path)
+    store = await MemoryStore.open(path)
+    try:
+        assert await ids(store, "Besprechung") == ["old"]
+        assert await store.read(index_vocab) == await store.read(expected_vocab)
+    finally:
+        await store.close()

@@ -4,14 +4,15 @@ The day's input goes to the extractor once (the rules, or one model call:
 `agent.sweep.extractor`); the validated page and the model's raw output, with a digest,
 are stored in `sweep_stages` in one transaction (with the bootstrap anchor cursor when
 there is no cursor yet). A day with nothing to look at stages an empty page without an
-extraction. A model's invalid answer is recorded as an attempt in the one work ledger
-(scenario `sweep`, `work_ledger.sweep_key`) and nothing is staged until the retry budget
-is spent (the ledger marks the window poisoned); then the rules consolidate the day
-instead (page source `rules_model_invalid`, the model's last answer kept as `raw`), so a
-day the model cannot answer still gets its lines. A day whose input is longer than the
-model's prompt allows (`prompt_too_long`: the same day never fits) is consolidated by the
-rules at once (page source `rules_prompt_too_long`), so a small model never holds the
-sweep on one long day.
+extraction. A model's invalid answer (a page that does not parse, or an answer the
+provider refuses: `model_output_invalid`, `model_timeout`) is recorded as an attempt in
+the one work ledger (scenario `sweep`, `work_ledger.sweep_key`) and nothing is staged
+until the retry budget is spent (the ledger marks the window poisoned); then the rules
+consolidate the day instead (page source `rules_model_invalid`, the model's last answer
+kept as `raw`), so a day the model cannot answer still gets its lines. A day whose input
+is longer than the model's prompt allows (`prompt_too_long`: the same day never fits) is
+consolidated by the rules at once (page source `rules_prompt_too_long`), so a small model
+never holds the sweep on one long day.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from companion_memory.agent.model.provider import ModelError
+from companion_memory.agent.extraction import MODEL
+from companion_memory.agent.model.provider import ModelError, ModelOutputError, ModelTimeoutError
 from companion_memory.agent.processor import ProcessorReport
 from companion_memory.agent.sweep.day_input import InputLimits, SweepContext, gather_day
 from companion_memory.agent.sweep.extractor import (
@@ -28,7 +30,7 @@ from companion_memory.agent.sweep.extractor import (
     SweepExtraction,
     SweepExtractor,
 )
-from companion_memory.agent.sweep.proposals import SCHEMA_VERSION, canonical
+from companion_memory.agent.sweep.proposals import SCHEMA_VERSION, PageResult, canonical
 from companion_memory.agent.sweep.windows import Window, day_window
 from companion_memory.memory import sweep_ledger as ledger
 from companion_memory.memory.store import MemoryStore
@@ -39,6 +41,11 @@ RAW_OUTPUT_LIMIT_CHARS = 16_384
 
 PROMPT_TOO_LONG = "prompt_too_long"
 """The model's code for an input longer than its prompt allows (llama_engine)."""
+ANSWER_FAILURES = (ModelOutputError.code, ModelTimeoutError.code)
+"""Provider errors about the model's answer for this day (cut short, not the schema, past
+the deadline): counted as attempts like an invalid page. Decoding is greedy, so the same
+day's input gets the same answer: uncounted, the day would be retried after every back-off
+and never consolidated."""
 
 
 class DayStager:
@@ -73,17 +80,21 @@ class DayStager:
         try:
             made = await self.extractor.extract(batch)
         except ModelError as err:
-            if err.code != PROMPT_TOO_LONG:
+            if err.code == PROMPT_TOO_LONG:
+                # this day never fits this model: the rules consolidate it
+                made = await self.rules.extract(batch)
+                report.extra["rules_for_long_days"] = \
+                    report.extra.get("rules_for_long_days", 0) + 1
+                _put_page(page, made, "rules_prompt_too_long")
+                return await self._stage(page, window, namespace, cursor)
+            if err.code not in ANSWER_FAILURES:
                 return err.code
-            # this day never fits this model: the rules consolidate it
-            made = await self.rules.extract(batch)
-            report.extra["rules_for_long_days"] = \
-                report.extra.get("rules_for_long_days", 0) + 1
-            _put_page(page, made, "rules_prompt_too_long")
-            return await self._stage(page, window, namespace, cursor)
-        made.usage.add_to(report)
-        report.analyzed += len(day.items)
-        report.rejected.update(made.page.dropped)
+            # the provider refused the answer itself: an attempt like an invalid page
+            made = SweepExtraction(PageResult(error=err.code), MODEL)
+        else:
+            made.usage.add_to(report)
+            report.analyzed += len(day.items)
+            report.rejected.update(made.page.dropped)
         error = made.failure
         if error is not None:
             failure = await self.store.record_work_failure(

@@ -14,7 +14,11 @@ import pytest
 
 from companion_memory.agent.model import ModelUnavailableError
 from companion_memory.agent.model.merge import MemoryMergeEngine
-from companion_memory.agent.model.provider import ModelError
+from companion_memory.agent.model.provider import (
+    ModelError,
+    ModelOutputError,
+    ModelTimeoutError,
+)
 from companion_memory.agent.model.scripted import ScriptedProvider
 from companion_memory.agent.sweep import (
     SCHEMA_VERSION,
@@ -481,3 +485,40 @@ async def test_a_day_the_model_keeps_answering_invalidly_is_consolidated_by_the_
     assert '"source":"rules_model_invalid"' in stage[0][0]
     assert '"reason":"page_malformed"' in stage[0][0]
     assert len(provider.requests) == 3
+
+
+async def test_answers_the_provider_refuses_count_as_attempts_then_the_rules_consolidate(
+    world: World,
+) -> None:
+    """A provider that refuses the answer itself (llama.cpp: cut at max_output_tokens or
+    not the schema; past the deadline) spends the day's retry budget like an invalid page:
+    greedy decoding gives the same answer each time, so the day is not retried forever."""
+    memory_id = await world.day_with_reinforced(date(2026, 3, 2), "a")
+    world.clock.set_wall(utc(2026, 3, 4, 12))
+    provider = ScriptedProvider([
+        ModelOutputError("the completion was cut at max_output_tokens"),
+        ModelTimeoutError("the sweep model call ran past its deadline"),
+        ModelOutputError("the completion does not match the schema"),
+    ])
+    sweep = world.sweep(provider, retry_budget=3)
+    codes = [(await sweep.run_batch()).report for _ in range(3)]
+    assert [r.error for r in codes[:2]] == ["model_output_invalid", "model_timeout"]
+    last = codes[2]
+    assert last.error is None and last.extra["dates"][0]["status"] == "swept"
+    assert last.extra["rules_for_invalid_days"] == 1
+    record = await world.store.get(memory_id)
+    assert record is not None and record.tier is Tier.LONG_TERM  # the rules promoted it
+    stage = await rows(world.store, "SELECT output FROM sweep_stages")
+    assert '"source":"rules_model_invalid"' in stage[0][0]
+    assert '"reason":"model_output_invalid"' in stage[0][0]
+    assert len(provider.requests) == 3
+
+
+async def test_a_provider_that_is_unavailable_spends_no_attempt(world: World) -> None:
+    await world.day_with_reinforced(date(2026, 3, 2), "a")
+    world.clock.set_wall(utc(2026, 3, 4, 12))
+    provider = ScriptedProvider([ModelUnavailableError("no model file")] * 4)
+    sweep = world.sweep(provider, retry_budget=3)
+    codes = [(await sweep.run_batch()).report.error for _ in range(4)]
+    assert codes == ["model_unavailable"] * 4
+    assert await rows(world.store, "SELECT count(*) FROM sweep_stages") == [(0,)]

@@ -1,6 +1,8 @@
-"""Intent builders shared by the memory tests."""
+"""Intent builders shared by the memory tests, and the row an older release wrote."""
 
 from __future__ import annotations
+
+import sqlite3
 
 from companion_memory.memory import (
     Authority,
@@ -67,4 +69,18 @@ def supersede(
     return MemoryIntent(
         op=IntentOp.SUPERSEDE, memory_id=memory_id, expected_revision=revision,
         superseded_by=newer, authority=authority,
+    )
+
+
+def insert_old_row(
+    conn: sqlite3.Connection, memory_id: str, text: str, *, kind: str = "fact",
+    norm: str = "x", at_us: int = 0,
+) -> None:
+    """An active Long-Term memory as an older release's schema holds it, written with plain
+    SQL (for the tests that open a store written before a migration)."""
+    conn.execute(
+        "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
+        "sources, created_us, updated_us, status, auto) VALUES (?, 1, 'long_term', ?, ?, ?, "
+        "'inference', '[]', ?, ?, 'active', 1)",
+        (memory_id, kind, text, norm, at_us, at_us),
     )

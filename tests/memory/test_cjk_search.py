@@ -30,7 +30,7 @@ from companion_memory.memory.search_text import (
     words_of,
 )
 from companion_memory.memory.search_text import register as register_search_text
-from tests.memory.helpers import create
+from tests.memory.helpers import create, insert_old_row
 
 MEMORIES = {
     "ja": "明日10時に歯医者の予約があります",
@@ -118,12 +118,7 @@ def _store_at_0009(path: Path) -> None:
         conn.execute("PRAGMA journal_mode = WAL")
         _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0010"])
         for i, (mid, text) in enumerate([*MEMORIES.items(), ("gone", "歯医者の予約を取り消した")]):
-            conn.execute(
-                "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
-                "sources, created_us, updated_us, status, auto) VALUES (?, 1, 'long_term', "
-                "'event', ?, ?, 'inference', '[]', ?, ?, 'active', 1)",
-                (mid, text, f"n{i}", i, i),
-            )
+            insert_old_row(conn, mid, text, kind="event", norm=f"n{i}", at_us=i)
         conn.execute("UPDATE memories SET status = 'deleted' WHERE memory_id = 'gone'")
         assert conn.execute(  # the old index: a word inside a run is not a term
             "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH '\"歯医\"'"

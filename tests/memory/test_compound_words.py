@@ -19,7 +19,7 @@ from companion_memory.memory.database import _apply_migrations
 from companion_memory.memory.migrations import MIGRATIONS
 from companion_memory.memory.recall import query_terms
 from companion_memory.memory.search_text import joined_forms, search_document, search_text
-from tests.memory.helpers import create, remove, update
+from tests.memory.helpers import create, insert_old_row, remove, update
 
 WORD = re.compile(r"[^\W_]+")
 
@@ -86,12 +86,7 @@ def old_database(path: Path) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0003"])
-        conn.execute(
-            "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
-            "sources, created_us, updated_us, status, auto) VALUES ('old', 1, 'long_term', "
-            "'fact', 'Guest Wi-Fi is BlueFox', 'guest wi-fi is bluefox', 'inference', '[]', "
-            "0, 0, 'active', 1)"
-        )
+        insert_old_row(conn, "old", "Guest Wi-Fi is BlueFox", norm="guest wi-fi is bluefox")
         assert index_vocab(conn) == Counter({"guest": 1, "wi": 1, "fi": 1, "is": 1,
                                              "bluefox": 1})
     finally:

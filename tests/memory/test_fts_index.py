@@ -22,7 +22,7 @@ from companion_memory.memory.errors import UnsupportedSqliteError
 from companion_memory.memory.migrations import MIGRATIONS
 from companion_memory.memory.rejections import register as register_rejections
 from companion_memory.memory.search_text import register as register_search_text
-from tests.memory.helpers import create
+from tests.memory.helpers import create, insert_old_row
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -183,12 +183,7 @@ def _old_release_store(path: Path, optimizes: int) -> int:
 
 
 def _old_release_round(conn: sqlite3.Connection, i: int) -> None:
-    conn.execute(
-        "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
-        "sources, created_us, updated_us, status, auto) VALUES (?, 1, 'long_term', "
-        "'event', ?, ?, 'inference', '[]', 0, 0, 'active', 1)",
-        (f"m{i}", _text(i), f"n{i}"),
-    )
+    insert_old_row(conn, f"m{i}", _text(i), kind="event", norm=f"n{i}")
     if i % 3 == 0:
         conn.execute("DELETE FROM memories WHERE memory_id = ?", (f"m{i // 3}",))
     conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")

@@ -29,6 +29,7 @@ from companion_memory.memory.rejections import register as register_rejections
 from companion_memory.memory.rows import to_us
 from companion_memory.memory.search_text import register as register_search_text
 from companion_memory.memory.work_ledger import Scenario, notification_key
+from tests.memory.helpers import insert_old_row
 
 RECORDED_BEFORE_0008 = [m.name for m in MIGRATIONS[:7]]
 """What a database written before the index kept its own content (0008) records."""
@@ -44,12 +45,7 @@ def _old_database(path: Path, recorded: list[str]) -> None:
         register_rejections(conn)
         conn.execute("PRAGMA journal_mode = WAL")
         _apply_migrations(conn, [by_name[n] for n in recorded])
-        conn.execute(
-            "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
-            "sources, created_us, updated_us, status, auto) VALUES ('old', 1, 'long_term', "
-            "'fact', 'Guest Wi-Fi password is on the fridge', 'x', 'inference', '[]', "
-            "0, 0, 'active', 1)"
-        )
+        insert_old_row(conn, "old", "Guest Wi-Fi password is on the fridge")
         ledger.register(conn, [("2026-11-30", "ep1")], datetime(2026, 11, 30, tzinfo=UTC))
         conn.execute(
             "INSERT INTO sweep_cursor (id, zone, local_date, start_utc, end_utc, window_id, "

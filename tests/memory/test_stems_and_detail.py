@@ -32,7 +32,7 @@ from companion_memory.memory.migrations import MIGRATIONS
 from companion_memory.memory.recall import NEWER_WITHIN, prefer_newer, query_terms
 from companion_memory.memory.records import InvalidMemoryError
 from companion_memory.memory.search_text import search_document
-from tests.memory.helpers import create
+from tests.memory.helpers import create, insert_old_row
 
 
 def with_detail(
@@ -174,11 +174,7 @@ def database_at_0003(path: Path) -> None:
 
         register(conn)
         _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0004"])
-        conn.execute(
-            "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
-            "sources, created_us, updated_us, status, auto) VALUES ('old', 1, 'long_term', "
-            "'fact', 'Priya is researching Termine', 'x', 'inference', '[]', 0, 0, 'active', 1)"
-        )
+        insert_old_row(conn, "old", "Priya is researching Termine")
     finally:
         conn.close()
 
@@ -301,11 +297,7 @@ def database_at_0017(path: Path) -> None:
         register_rejections(conn)
         conn.create_function("cm_search_doc", 2, _old_document, deterministic=True)
         _apply_migrations(conn, [m for m in MIGRATIONS if m.name < "0018"])
-        conn.execute(
-            "INSERT INTO memories (memory_id, revision, tier, kind, text, norm, authority, "
-            "sources, created_us, updated_us, status, auto) VALUES ('old', 1, 'long_term', "
-            "'fact', 'The team meeting is on Monday', 'x', 'inference', '[]', 0, 0, 'active', 1)"
-        )
+        insert_old_row(conn, "old", "The team meeting is on Monday")
         assert conn.execute("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH "
                             "'besprechung'").fetchone()[0] == 0
     finally:

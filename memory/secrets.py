@@ -267,7 +267,7 @@ ACCOUNT_GAP_CHARS = 16
 
 
 def _account_spans(text: str) -> list[Span]:
-    """A domestic bank account number: 8-18 digits just after a word that names an
+    """A domestic bank account number: 8 to 19 digits just after a word that names an
     account (`memory.auth_words.ACCOUNT_WORDS`), not a date."""
     spans: list[Span] = []
     for word in _ACCOUNT_WORD.finditer(text):

@@ -15,7 +15,9 @@ Measurement (`--measure`): on the labelled rows of the repository's corpora (for
 tuning; holdout: held-out; blind: frozen, never tuned on), every `added`/`modified` row
 labelled keep or noise is judged by (a) the rule triage (`NoiseFilter.classify`; secret
 reasons are not counted as noise calls), (b) the model alone, (c) either. Printed per
-corpus: the share of noise rows dropped and the share of keep rows dropped.
+corpus: the share of noise rows dropped and the share of keep rows dropped, then per rule
+reason the rows that rule drops first (noise, keep) and how many of them the model alone
+would drop too: what the rule adds once the model is on.
 
 Usage:
     .venv/bin/python bench/train_noise_model.py --write
@@ -152,10 +154,18 @@ def measure(weights: NoiseWeights, only: list[str] | None = None) -> None:
                  and word_count(f"{e.subtitle} {e.body}") >= MIN_WORDS
                  for v, e in zip(p, events, strict=True)]
         rule = []
-        for e in events:
+        by_reason: dict[str, list[int]] = {}
+        for e, r, m in zip(events, rows, model, strict=True):
             reason = rules.classify(e)
-            rule.append(reason is not None and not reason.startswith("secret")
-                        and reason not in ("otp", "verification_code"))
+            drops = reason is not None and not reason.startswith("secret") \
+                and reason not in ("otp", "verification_code")
+            rule.append(drops)
+            if drops:
+                assert reason is not None
+                counts = by_reason.setdefault(reason, [0, 0, 0, 0])
+                offset = 0 if r["label"] == "noise" else 2
+                counts[offset] += 1
+                counts[offset + 1] += int(m)
         noise = [r["label"] == "noise" for r in rows]
 
         def share(calls: list[bool], label: bool, noise: list[bool] = noise) -> str:
@@ -167,6 +177,10 @@ def measure(weights: NoiseWeights, only: list[str] | None = None) -> None:
         print("| triage | noise dropped | keep dropped |\n|---|---:|---:|")
         for label, calls in (("rules", rule), ("model", model), ("rules or model", either)):
             print(f"| {label} | {share(calls, True)} | {share(calls, False)} |")
+        print("\n| rule (first reason) | noise rows dropped (by the model too) "
+              "| keep rows dropped (by the model too) |\n|---|---:|---:|")
+        for reason, (n, n_model, k, k_model) in sorted(by_reason.items()):
+            print(f"| {reason} | {n} ({n_model}) | {k} ({k_model}) |")
 
 
 def main() -> int:

@@ -77,7 +77,7 @@ from companion_memory.device.runtime import Runtime, build_configured_provider  
 from companion_memory.memory.secrets import find_secret, normalize_digits  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "secrets"
-PARTS = ("tune", "seen", "holdout", "blind", "unseen_forms")
+PARTS = ("tune", "seen", "holdout", "blind", "unseen_forms", "blind2")
 POSTED = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 SECRET_REASONS = REDACTABLE | {"secret_private_key", "secret_seed_phrase"}
 _SEPARATORS = re.compile(r"[^0-9a-z\u00c0-\uffff]+")

@@ -27,9 +27,9 @@ CODE_WORDS: dict[str, tuple[str, ...]] = {
            "pass code"),
     "de": ("*code*", "pin", "*tan", "mtan", "otp", "geheimzahl", "*kennzahl"),
     "fr": ("*code*", "pin", "otp", "digicode*"),
-    "es": ("*código*", "*codigo*", "pin", "otp", "clave*"),
+    "es": ("*código*", "*codigo*", "pin", "nip", "otp", "clave*", "token"),
     "it": ("*codice*", "codici", "pin", "otp"),
-    "pt": ("*código*", "*codigo*", "pin", "otp", "senha*"),
+    "pt": ("*código*", "*codigo*", "pin", "otp", "senha*", "token"),
     "nl": ("*code*", "pin", "pincode*", "otp"),
     "pl": ("kod*", "*kod", "pin", "otp", "blik"),
     "cs": ("kód*", "*kód", "kod*", "pin", "otp"),
@@ -45,8 +45,8 @@ CODE_WORDS: dict[str, tuple[str, ...]] = {
     "ro": ("cod*", "pin", "otp"),
     "hu": ("kód*", "*kód*", "pin", "otp"),
     "vi": ("mã", "otp", "pin"),
-    "id": ("kode*", "otp", "pin"),
-    "ar": ("رمز", "الرمز", "كود", "الكود", "رقم التحقق"),
+    "id": ("kode*", "otp", "pin", "token"),
+    "ar": ("رمز", "الرمز", "كود", "الكود", "رقم التحقق", "الرقم السري"),
     "he": ("קוד", "הקוד", "סיסמה"),
     "hi": ("कोड", "ओटीपी", "पिन"),
     "th": ("รหัส",),
@@ -270,7 +270,7 @@ ACCOUNT_WORDS: dict[str, tuple[str, ...]] = {
     "th": ("บัญชี",),
     "zh": ("账号", "账户", "帐号", "帐户", "賬號", "賬戶"),
     "ja": ("口座",),
-    "ko": ("계좌",),
+    "ko": ("계좌", "은행"),
     "ar": ("حساب",),
     "hi": ("खाता",),
 }
@@ -278,3 +278,37 @@ ACCOUNT_WORDS: dict[str, tuple[str, ...]] = {
 the others anywhere, as particles join them): a long number just after one ("เลขที่บัญชี
 073-8-41592-6", "Kontonummer 1234567890", "account no. 0123 4567 89") is a domestic
 account number, which has no checksum that would find it alone (an IBAN has one)."""
+
+IDENTITY_WORDS: dict[str, tuple[str, ...]] = {
+    "en": ("ssn", "social security number", "social security no", "passport number",
+           "passport no", "national insurance number", "aadhaar", "aadhar", "nric"),
+    "de": ("personalausweisnummer", "ausweisnummer", "steuer id", "steueridentifikationsnummer",
+           "sozialversicherungsnummer", "reisepassnummer"),
+    "fr": ("numéro de sécurité sociale", "numéro fiscal", "numéro de passeport"),
+    "es": ("curp", "número de pasaporte", "cédula"),
+    "pt": ("cpf", "rg", "número do passaporte"),
+    "it": ("codice fiscale",),
+    "nl": ("bsn", "burgerservicenummer"),
+    "pl": ("pesel", "numer dowodu", "nr dowodu", "dowód osobisty", "dowodu osobistego",
+           "numer paszportu"),
+    "tr": ("tc kimlik", "t.c. kimlik", "kimlik no", "kimlik numarası", "kimlik numaram",
+           "kimlik numaranız", "tckn"),
+    "ru": ("снилс", "инн", "паспорт", "паспорта"),
+    "uk": ("іпн", "рнокпп", "паспорт", "паспорта", "ідентифікаційний код"),
+    "id": ("nik", "ktp"),
+    "ms": ("mykad",),
+    "vi": ("cccd", "cmnd", "căn cước"),
+    "th": ("บัตรประชาชน", "เลขประจำตัวประชาชน"),
+    "zh": ("身份证", "身份證", "身分證", "身分证"),
+    "ja": ("マイナンバー", "個人番号"),
+    "ko": ("주민등록번호", "주민번호", "여권번호"),
+    "ar": ("هوية", "هويتي", "الهوية", "الإقامة", "جواز"),
+    "he": ("תעודת זהות",),
+    "hi": ("आधार",),
+}
+"""Words that name a person's identity, tax or passport number, each form whole (a word
+in Latin or Cyrillic letters; the others anywhere): a long number, or a few letters and
+a long number, just after one ("TC kimlik no 38491720688", "mój PESEL 61081503372",
+"マイナンバー、4073 1592 8462", "CCCD của mẹ là 001165012345") is such a number. Most
+have a checksum too, but one that a phone number passes as often as not (PESEL, Aadhaar);
+the word is what tells them apart."""

@@ -407,7 +407,40 @@ def _after_code_word(text: str, word: Hit, found: list[Value]) -> Value | None:
         if NOT_SECRET.search(text, word.end, value.start) is not None:
             return None
         return value
+    return _after_colon(text, word, found)
+
+
+_COLON = re.compile(r"[:：][ \u00a0]*")
+_COLON_CHARS = 120
+"""How far after its code word a colon may announce the code ("Mã xác thực giao dịch
+chuyển 5.000.000 VND đến tài khoản NGUYEN VAN A: 418 627")."""
+_VALUE_END = re.compile(r"[ \u00a0]*(?:[.,;!。，；！\n]|$)")
+
+
+def _after_colon(text: str, word: Hit, found: list[Value]) -> Value | None:
+    """A value that a colon later in the code word's sentence announces, and that ends
+    its clause: the code of a message that first says what it is for (an amount, a
+    payee), then gives it."""
+    stop = _sentence_end(text, word.end, min(len(text), word.end + _COLON_CHARS))
+    for colon in _COLON.finditer(text, word.end, stop):
+        value = next((v for v in found if v.start == colon.end()), None)
+        if value is None or _VALUE_END.match(text, value.end) is None:
+            continue
+        if NOT_SECRET.search(text, word.end, value.start) is not None:
+            return None
+        return value
     return None
+
+
+def _right_before_code_word(text: str, value: Value) -> bool:
+    """A value with its code word right after it, in a message that marks its code as
+    one-time ("ekranına 55 81 39 kodunu girerek ... Kod 15 dakika boyunca geçerlidir")."""
+    if value.year:
+        return False
+    word = CODE_WORD.search(text, value.end, min(len(text), value.end + 24))
+    if word is None or text[value.end:word.start].strip(" \u00a0") or _qualified(word, text):
+        return False
+    return one_time_marked(text)
 
 
 def _opens_sentence(text: str, start: int) -> bool:
@@ -466,7 +499,8 @@ def code_spans(text: str) -> list[Span]:
     for value in found:
         if value.start in taken:
             continue
-        if _before_code_word(text, value) or _alone_on_line(text, value):
+        if _before_code_word(text, value) or _alone_on_line(text, value) or \
+                _right_before_code_word(text, value):
             taken.add(value.start)
             spans.append((value.start, value.end, "secret_code"))
     return sorted(spans)

@@ -50,7 +50,8 @@ from collections.abc import Callable
 from datetime import date
 
 from companion_memory.memory import secret_codes
-from companion_memory.memory.auth_words import ACCOUNT_WORDS
+from companion_memory.memory.auth_words import ACCOUNT_WORDS, IDENTITY_WORDS
+from companion_memory.memory.stopwords import LOCALES
 
 REDACTED = "[redacted]"
 
@@ -195,7 +196,8 @@ def iban_valid(candidate: str) -> bool:
 
 _CARD_WORD = re.compile(
     r"\b(?:card|karte|kreditkarte|debitkarte|carte|carta|tarjeta|kaart|karta|cartão|kort|kart"
-    r"|karty|карта|карты|卡号|カード|visa|mastercard|amex|maestro|unionpay|kartennummer"
+    r"|karty|карта|карты|картк|卡号|卡號|カード|카드|بطاقة|कार्ड|thẻ|บัตร|kartu|visa"
+    r"|mastercard|amex|maestro|unionpay|kartennummer"
     r"|card\s+number|numéro\s+de\s+carte|numero\s+carta|número\s+de\s+tarjeta)",
     re.IGNORECASE,
 )
@@ -212,6 +214,59 @@ def _card_spans(text: str) -> list[Span]:
         ):
             spans.append((match.start(), match.end(), "secret_card"))
     return spans
+
+
+_SECURITY_CODE = re.compile(
+    r"(?<![^\W\d_])(?:cvc2?|cvv2?|cvn|cid|security\s+code|card\s+verification\s+(?:code|value)"
+    r"|güvenlik\s+kodu|kod\s+(?:cvv|cvc|bezpieczeństwa)|código\s+de\s+seguran[cç]a"
+    r"|código\s+de\s+seguridad|codice\s+di\s+sicurezza|prüfnummer|код\s+безопасности"
+    r"|セキュリティコード|セキュリティーコード|보안\s*코드|安全码|安全碼|رمز\s+الأمان)"
+    r"[^\d\n.!?。]{0,12}?(?<!\d)(\d{3,4})(?!\d)",
+    re.IGNORECASE,
+)
+"""A card's security code: 3 or 4 digits just after the word that names it."""
+
+
+def _security_code_spans(text: str) -> list[Span]:
+    return [(match.start(1), match.end(1), "secret_card")
+            for match in _SECURITY_CODE.finditer(text)]
+
+
+_KEY_WORD = re.compile(
+    r"(?<![A-Za-z])(?:api[\s_-]?(?:key|token|secret)|access[\s_-]?(?:key|token)"
+    r"|secret[\s_-]?key|bearer|auth[\s_-]?token|apiキー|api\s*키|api\s*密钥|api\s*金鑰"
+    r"|klucz\s+api|api\s+anahtar[ıi]|ключ\s+api|api[\s-]?ключ|clave\s+(?:de\s+)?api"
+    r"|chave\s+(?:de\s+)?api|アクセストークン|トークン)",
+    re.IGNORECASE,
+)
+_KEY_VALUE = re.compile(r"(?<![A-Za-z0-9_+/=-])[A-Za-z0-9_+/=.-]{16,}(?![A-Za-z0-9_+/=-])")
+"""A token of 16 or more letters, digits and the signs keys are written with."""
+
+
+def _named_key_spans(text: str) -> list[Span]:
+    """A key or token given just after the word that names it ("APIキー共有します →
+    2dacd58b..."): 16 or more characters with a digit, within 40 characters of the word
+    in its line."""
+    spans: list[Span] = []
+    for word in _KEY_WORD.finditer(text):
+        line_end = text.find("\n", word.end())
+        stop = min(len(text) if line_end < 0 else line_end, word.end() + 40)
+        value = _KEY_VALUE.search(text, word.end(), stop + 64)
+        if value is not None and value.start() <= stop and \
+                any(ch.isdigit() for ch in value.group(0)) and "://" not in value.group(0):
+            spans.append((value.start(), value.end(), "secret_api_key"))
+    return spans
+
+
+_NRB = re.compile(r"(?<![0-9A-Za-z])\d{2}(?:[ ]?\d{4}){6}(?![0-9A-Za-z])")
+"""A Polish account number (NRB) as written: 26 digits, in groups of four after two."""
+
+
+def _nrb_spans(text: str) -> list[Span]:
+    """A Polish account number: the IBAN without its country code, so its check digits
+    pass mod-97 with "PL" put back."""
+    return [(match.start(), match.end(), "secret_iban") for match in _NRB.finditer(text)
+            if iban_valid("PL" + match.group(0).replace(" ", ""))]
 
 
 _IBAN_PRINTED = re.compile(r"[A-Z]{2}\d{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?")
@@ -361,15 +416,50 @@ _IDENTITY_CHECKS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]],
 )
 
 
+_IDENTITY_WORD = secret_codes.WordTable(IDENTITY_WORDS)
+_IDENTITY_NUMBER = re.compile(
+    r"(?<![0-9A-Za-z.,/-])(?:[A-Za-z]{1,3}[ -]?)?\d(?:[ .\-\u2010\u2011]?\d){5,17}[A-Za-z]?"
+    r"(?![0-9A-Za-z/-]|[.,]\d)")
+"""6 to 18 digits, single spaces, dots or hyphens between them, with up to three letters
+before them or one after ("CBK141207", "F224578030", "784-1990-1234567-6")."""
+_IDENTITY_GAP = re.compile(r"[^\d\n,.;!?。！？，]{0,24}")
+"""What may stand between an identity word and its number: up to 24 characters with no
+digit and no comma or sentence end ("no ", "của mẹ là ", "字號是 ", "、")."""
+
+
+def _fails_its_check(value: str) -> bool:
+    """`value` has the shape of a number whose check digit is known, and fails it (a CPF
+    written as one with the wrong digits is no CPF)."""
+    for pattern, valid in _IDENTITY_CHECKS:
+        match = pattern.fullmatch(value)
+        if match is not None:
+            return not valid(match)
+    return False
+
+
 def _identity_spans(text: str) -> list[Span]:
-    """National identity numbers whose own structure says what they are: a check digit
-    or letter (Chinese resident ID, Korean RRN, Spanish DNI/NIE, Brazilian CPF as
-    written) or, for the US SSN, its written shape and the numbers never issued. Bare
-    runs of digits that only a checksum tells apart from a phone number (PESEL, TC
-    Kimlik) are left to the code words."""
-    return [(match.start(), match.end(), "secret_identity")
-            for pattern, valid in _IDENTITY_CHECKS for match in pattern.finditer(text)
-            if valid(match)]
+    """National identity numbers: after a word that names one (`memory.auth_words.
+    IDENTITY_WORDS`: "PESEL 61081503372", "TC kimlik no ..."), not a date; and without
+    a word, those whose own structure says what they are: a check digit or letter
+    (Chinese resident ID, Korean RRN, Spanish DNI/NIE, Brazilian CPF as written) or, for
+    the US SSN, its written shape and the numbers never issued."""
+    spans = [(match.start(), match.end(), "secret_identity")
+             for pattern, valid in _IDENTITY_CHECKS for match in pattern.finditer(text)
+             if valid(match)]
+    for word in _IDENTITY_WORD.finditer(text):
+        gap = _IDENTITY_GAP.match(text, word.end)
+        if gap is None:
+            continue
+        match = _IDENTITY_NUMBER.match(text, gap.end())
+        if match is None:  # (the gap took letters that open the number: back off)
+            match = _IDENTITY_NUMBER.search(text, word.end)
+            if match is None or match.start() > gap.end() or \
+                    _IDENTITY_GAP.fullmatch(text, word.end, match.start()) is None:
+                continue
+        if _DATE_LIKE.fullmatch(match.group(0)) or _fails_its_check(match.group(0)):
+            continue
+        spans.append((match.start(), match.end(), "secret_identity"))
+    return spans
 
 
 # -- passwords ---------------------------------------------------------------------------
@@ -382,7 +472,8 @@ _PASSWORD_WORD = re.compile(
     r"|clave\s+(?:del\s+)?wi-?fi|chiave\s+(?:del\s+)?wi-?fi|wi-?fi-?(?:sleutel|nøgle|nøkkel"
     r"|nyckel|kode|koden)|mật\s+khẩu|mat\s+khau|kata\s+sandi|kata\s+laluan|парола|лозинка"
     r"|κωδικός\s+πρόσβασης|κωδικος\s+προσβασης|كلمة\s+(?:المرور|السر)|رمز\s+عبور"
-    r"|סיסמה|סיסמא|पासवर्ड|パスワード|密码|密碼|비밀번호)"
+    r"|סיסמה|סיסמא|पासवर्ड|パスワード|密码|密碼|비밀번호|비번|باسورد|parolan[ıi]z|parolas[ıi]"
+    r"|pass\s+wi-?fi|wi-?fi\s+pass|รหัสไวไฟ|รหัสผ่าน)"
     r"(?:et|en|n|a|si|niz|nizi|ni|u|em|y|ом|я|та)?)(?![^\W\d_])",
     re.IGNORECASE,
 )
@@ -390,7 +481,7 @@ _PASSWORD_HINT = re.compile(
     r"pass|pw|kennw|wacht|lösen|kode|contrase|mot\s+de|mdp|hesl|hasł|hasl|senha|salas|jelsz"
     r"|parol|lozink|gesl|şifre|sifre|пароль|wlan|wifi|wi-fi|secret|geheim|clé|clave|chiave"
     r"|mật|mat\s+khau|kata\s+sandi|kata\s+laluan|парол|лозинк|πρόσβασης|προσβασης|كلمة|رمز\s+عبور"
-    r"|סיסמ|पासवर्ड|パスワード|密码|密碼|비밀번호",
+    r"|סיסמ|पासवर्ड|パスワード|密码|密碼|비밀번호|비번|باسورد|รหัส",
     re.IGNORECASE,
 )
 """A cheap first look: text without any of these stems has no password word."""
@@ -495,8 +586,23 @@ SEED_WORDS = 12
 """The shortest wallet recovery phrase (BIP-39: 12, 18 or 24 words)."""
 
 
+_SEED_LINE = re.compile(r"^[ \t]*((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})[ \t]*$", re.MULTILINE)
+SEED_LENGTHS = frozenset({12, 15, 18, 21, 24})
+"""The lengths of a BIP-39 recovery phrase."""
+_FUNCTION_WORDS = frozenset().union(*LOCALES.values())
+
+
+def _seed_line(words: list[str]) -> bool:
+    """A line that is only a recovery phrase: 12, 15, 18, 21 or 24 lower-case words of
+    3 to 8 letters and not one function word of any language (a sentence of that many
+    words always has some)."""
+    return len(words) in SEED_LENGTHS and not any(w in _FUNCTION_WORDS for w in words)
+
+
 def _seed_spans(text: str) -> list[Span]:
-    spans: list[Span] = []
+    spans: list[Span] = [(match.start(1), match.end(1), "secret_seed_phrase")
+                         for match in _SEED_LINE.finditer(text)
+                         if _seed_line(match.group(1).split())]
     for match in _SEED_WORD.finditer(text):
         run = _SEED_RUN.search(text, match.end(), min(len(text), match.end() + 400))
         if run is None or run.start() - match.end() > 80:
@@ -560,7 +666,8 @@ _NOT_SECRET_FOLLOWER = re.compile(
     r"|del\s+pedido|de\s+commande|d'ordine|pedido|commande|zamówienia|objednávky|заказа"
     r"|отслеживания|de\s+suivi|di\s+tracciamento|de\s+seguimiento|de\s+rastreio"
     r"|de\s+réservation|di\s+prenotazione|de\s+reserva|rezerwacji|rezervace|бронирования"
-    r"|qr|iata|ean|isbn|gtin|hs|icd|bar|de\s+la\s+route|de\s+la\s+promo|regalo|cadeau)\b",
+    r"|qr|iata|ean|isbn|gtin|hs|icd|bar|de\s+la\s+route|de\s+la\s+promo|regalo|cadeau"
+    r"|booking|reservasi|pemesanan|diskon|promosi)\b",
     re.IGNORECASE,
 )
 _GAP = r"[^\d\n.!?。！？]{0,48}?"
@@ -644,6 +751,22 @@ _LATER_COPULA = re.compile(r"[^\n.!?:=：]{0,40}?(?=[:=：]|\b(?:is|ist|lautet|e
                            r"|jest|je|heißt)\b)", re.IGNORECASE)
 
 
+_SENTENCE_BOUNDARY = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+
+
+def _discount_code(text: str, span: Span) -> bool:
+    """A code of letters and digits in a sentence with a percentage: a public discount
+    code, not a secret (a one-time code is digits, or letters and digits beside no
+    percentage)."""
+    value = text[span[0]:span[1]]
+    if not any(ch.isalpha() for ch in value):
+        return False
+    starts = [m.end() for m in _SENTENCE_BOUNDARY.finditer(text, 0, span[0])]
+    start = starts[-1] if starts else 0
+    end = _SENTENCE_BOUNDARY.search(text, span[1])
+    return "%" in text[start:end.start() if end else len(text)]
+
+
 def _code_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     keywords = list(_KEYWORD.finditer(text))
@@ -680,6 +803,9 @@ def _code_spans(text: str) -> list[Span]:
             found = _value_span(text, match.end() + lead.end())
             if found is not None and _password_like(text[found[0]:found[1]]):
                 spans.append((*found, "secret_code"))
+    # a word-and-digit code in a sentence that gives a percentage is a discount code
+    # ("-25% na wszystko z kodem LATO25", "kode HEMAT20 buat diskon 20%")
+    spans = [span for span in spans if not _discount_code(text, span)]
     # codes by structure (`memory.secret_codes`): joined to their word, before it, alone
     spans.extend(secret_codes.code_spans(text))
     # (a value before its code word: only where some code word is; the scan is costly)
@@ -786,10 +912,13 @@ def _hard_spans(text: str, low: str | None) -> list[Span]:
         spans.extend(_card_spans(text))
         spans.extend(_iban_spans(text))
         spans.extend(_account_spans(text))
+        spans.extend(_security_code_spans(text))
+        spans.extend(_nrb_spans(text))
+        spans.extend(_named_key_spans(text))
         spans.extend(_identity_spans(text))
     if _PASSWORD_HINT.search(text) and (_PASSWORD_WORD.search(text) or _SECRET_WORD.search(text)):
         spans.extend(_password_spans(text))
-    if text.count(" ") >= SEED_WORDS and _SEED_WORD.search(text):
+    if text.count(" ") >= SEED_WORDS - 1:
         spans.extend(_seed_spans(text))
     return spans
 

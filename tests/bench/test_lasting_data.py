@@ -1,7 +1,7 @@
 """The lasting-fact data set keeps its promised shape (bench/data/lasting/), and the
 phrase rules read only the languages they were written for (docs/benchmarks.md,
-"Lasting facts by meaning": they find 10 of its 420 lasting facts, and call 6 of its near
-misses lasting)."""
+"Lasting facts by meaning": they find 36 of its 420 lasting facts, and call 9 of its near
+misses lasting, jokes about a day of the week)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_the_data_validates_and_is_balanced_per_language() -> None:
         assert set(counts.values()) == {14}
 
 
-def test_the_phrase_rules_find_lasting_facts_only_in_the_languages_they_were_written_for(
+def test_the_phrase_rules_find_lasting_facts_in_fifteen_languages(
 ) -> None:
     found: Counter[str] = Counter()
     right = 0
@@ -40,5 +40,7 @@ def test_the_phrase_rules_find_lasting_facts_only_in_the_languages_they_were_wri
         if lasting_fact(row["sender"], row["text"]) is not None:
             found[row["lang"]] += 1
             right += row["label"] == "lasting"
-    assert set(found) <= {"en", "de", "fr", "it", "es", "nl"}
-    assert right >= 10
+    assert set(found) <= {"en", "de", "fr", "it", "es", "nl", "pl", "pt", "tr", "ru", "uk",
+                          "ja", "zh", "ko", "ar"}
+    assert len(found) >= 12
+    assert right >= 36

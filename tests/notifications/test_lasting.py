@@ -38,8 +38,31 @@ def test_a_stated_fact_becomes_a_third_person_statement(
 
 
 @pytest.mark.parametrize(
+    ("sender", "body", "statement"),
+    [
+        ("Ola", "Jestem uczulona na orzechy, pamiętaj", "Ola is allergic to orzechy"),
+        ("Kasia", "od marca jestem weganką, tak dla jasności", "Kasia is vegan"),
+        ("Ana", "sou alérgica a camarão, tá?", "Ana is allergic to camarão"),
+        ("Elif", "Çileğe alerjim var unutma", "Elif is allergic to Çileğe"),
+        ("Олег", "кстати, у меня аллергия на кошек", "Олег is allergic to кошек"),
+        ("Оксана", "у мене алергія на горіхи", "Оксана is allergic to горіхи"),
+        ("小雨", "我对芒果过敏，别放", "小雨 is allergic to 芒果"),
+        ("丽丽", "我现在吃素了，别点肉", "丽丽 is vegetarian"),
+        ("ゆき", "えびアレルギーなんだよね", "ゆき is allergic to えび"),
+        ("지은", "나 새우 알레르기 있어", "지은 is allergic to 새우"),
+        ("سارة", "عندي حساسية من البيض، انتبهي", "سارة is allergic to البيض"),
+    ],
+)
+def test_an_allergy_or_a_diet_in_other_languages_becomes_a_statement(
+        sender: str, body: str, statement: str) -> None:
+    assert lasting_fact(sender, body) == statement
+
+
+@pytest.mark.parametrize(
     "body",
     [
+        "I'm allergic to Monday mornings",      # a day: a joke, not an allergy
+        "jestem uczulona na poniedziałek",
         "are you vegan?",                       # a question, not a statement about oneself
         "I'm vegan-curious lol",                # not a diet
         "I am so tired today",

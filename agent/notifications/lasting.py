@@ -91,9 +91,21 @@ _NOT_A_NAME = frozenset({"He", "She", "It", "This", "That", "Everyone", "Nobody"
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z])\.(?=\s|$)")
 
 
+def _sentence_of(text: str) -> str:
+    """`text` up to its first full stop that ends a sentence: not one after a capital's
+    abbreviation ("Dr.", "St.") or after a short lower-case word ("ul.", "int.", "вул.",
+    "кв.": an address's abbreviations)."""
+    for match in _SENTENCE_END.finditer(text):
+        word = re.search(r"(\w+)$", text[:match.start()])
+        if word is not None and len(word.group(1)) <= 3 and word.group(1).islower():
+            continue
+        return text[:match.start()]
+    return text
+
+
 def _clean(text: str) -> str:
     """The object cut at its sentence's end, trimmed, at most FACT_CHARS (at a word)."""
-    text = _SENTENCE_END.split(text, maxsplit=1)[0]
+    text = _sentence_of(text)
     text = re.sub(r"\s+(?:also|so|aber|mais|quindi|dus|and|und|et|e)$", "", text.strip(),
                   flags=re.I)
     words = text.split()

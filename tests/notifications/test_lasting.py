@@ -28,6 +28,9 @@ from tests.notifications.harness import event, pipeline
          "also quasi um die Ecke", "Nina Roth's new address is Kopenhagener Str. 41, 10437 Berlin"),
         ("Ben", "FYI my new address is 12 Mill Lane. See you soon",
          "Ben's new address is 12 Mill Lane"),
+        # a short lower-case abbreviation does not end the sentence
+        ("Hugo", "Notre nouvelle adresse est 8 bd. Voltaire, Lyon. Passez nous voir",
+         "Hugo's new address is 8 bd. Voltaire, Lyon"),
         ("Priya", "ps Sam is allergic to kiwi, just fyi for the 21st (he itches)",
          "Sam is allergic to kiwi"),
     ],

@@ -36,13 +36,12 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.train_noise_model import TRAIN_SETS, embed, fit, probs  # noqa: E402
+from bench.train_noise_model import TRAIN_SETS, embed, fit, probs, training_rows  # noqa: E402
 from companion_memory.agent.notifications.lasting import lasting_fact  # noqa: E402
 from companion_memory.agent.notifications.noise_model import (  # noqa: E402
     PERSON_GROUPS,
     category_group,
 )
-from companion_memory.memory.embedding import E5_SMALL  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "lasting"
 MESSAGE_CHARS = 400
@@ -76,15 +75,9 @@ def chat_rows() -> list[dict[str, Any]]:
     """The person-to-person notifications of the noise classifier's training sets
     (`bench/data/triage_train*`: written for training only, apart from every evaluation
     corpus), as ordinary messages: what most chat is, next to part A's lasting facts."""
-    out = []
-    for name in TRAIN_SETS:
-        for path in TRAIN_SETS[name]:
-            for line in path.read_bytes().splitlines():
-                row = orjson.loads(line) if line.strip() else None
-                if row and category_group(row["category"]) in PERSON_GROUPS and \
-                        str(row["body"]).strip():
-                    out.append({"text": row["body"], "label": "other", "lang": row["lang"]})
-    return out
+    return [{"text": row["body"], "label": "other", "lang": row["lang"]}
+            for row in training_rows(list(TRAIN_SETS))
+            if category_group(row["category"]) in PERSON_GROUPS and str(row["body"]).strip()]
 
 
 def train(precision: float, l2: float, chat: bool) -> tuple[dict[str, Any], dict[str, float]]:
@@ -105,11 +98,7 @@ def train(precision: float, l2: float, chat: bool) -> tuple[dict[str, Any], dict
     cv = {"precision": float(t[called].mean()) if called.any() else 0.0,
           "recall": float(called[t == 1].mean()), "threshold": threshold}
     w, b = fit(x, y, l2)
-    weights = {"model": E5_SMALL, "weights": [round(float(v), 6) for v in w],
-               "bias": round(b, 6), "threshold": round(threshold, 6),
-               "cv": {k: round(v, 3) for k, v in cv.items()} | {
-                   "rows": len(data), "l2": l2, "precision_asked": precision}}
-    return weights, cv
+    return {"weights": w, "bias": b, "threshold": threshold}, cv
 
 
 def measure_part_b(weights: dict[str, Any]) -> None:

@@ -245,7 +245,8 @@ _NOT_SECRET_STEMS = tuple(
 )
 """Not-secret words as the first part of a compound code word ("Barcode", "Bestellcode")."""
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+"""Where a sentence ends (`memory.secrets` reads it too)."""
 _CLAUSE_END = re.compile(r"[,;](?=\s)|[，、；]")
 _DIGIT_RUN = re.compile(
     r"\d+(?:(?:[ \u00a0]|[-\u2010\u2011\u2013](?=\d))\d+(?![A-Za-z\u00c0-\u024f]))*"
@@ -390,7 +391,7 @@ def ordinary_before(text: str, start: int) -> bool:
 
 
 def _sentence_end(text: str, start: int, limit: int) -> int:
-    end = _SENTENCE_END.search(text, start, limit)
+    end = SENTENCE_END.search(text, start, limit)
     return limit if end is None else end.start()
 
 
@@ -447,7 +448,7 @@ def _opens_sentence(text: str, start: int) -> bool:
     head = text[:start].rstrip()
     if not head:
         return True
-    if head[-1] in _OPENERS or _SENTENCE_END.search(head[-1]) is not None:
+    if head[-1] in _OPENERS or SENTENCE_END.search(head[-1]) is not None:
         return True
     return start >= 1 and text[start - 1] == "\n"
 

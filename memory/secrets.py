@@ -751,9 +751,6 @@ _LATER_COPULA = re.compile(r"[^\n.!?:=：]{0,40}?(?=[:=：]|\b(?:is|ist|lautet|e
                            r"|jest|je|heißt)\b)", re.IGNORECASE)
 
 
-_SENTENCE_BOUNDARY = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
-
-
 def _discount_code(text: str, span: Span) -> bool:
     """A code of letters and digits in a sentence with a percentage: a public discount
     code, not a secret (a one-time code is digits, or letters and digits beside no
@@ -761,9 +758,9 @@ def _discount_code(text: str, span: Span) -> bool:
     value = text[span[0]:span[1]]
     if not any(ch.isalpha() for ch in value):
         return False
-    starts = [m.end() for m in _SENTENCE_BOUNDARY.finditer(text, 0, span[0])]
+    starts = [m.end() for m in secret_codes.SENTENCE_END.finditer(text, 0, span[0])]
     start = starts[-1] if starts else 0
-    end = _SENTENCE_BOUNDARY.search(text, span[1])
+    end = secret_codes.SENTENCE_END.search(text, span[1])
     return "%" in text[start:end.start() if end else len(text)]
 
 

@@ -5,7 +5,8 @@ No model: one Temporary memory per meaningful notification, as a short, bounded
 statement of who, where and what, the way a person jots a note ("Anna on WhatsApp:
 Dinner on Friday 4 Dec at 8?", "Landlord by email: The heating technician will come
 on Monday 7 Dec between 8 and 12", "Calendar: Dentist appointment, tomorrow (Wed 2 Dec)
-10:00 at Dr. Weber's"). It is never the copied body: only the first sentence is kept,
+10:00 at Dr. Weber's"); an email names its subject ("Nora by email about Board meeting
+moved to Room 4: ..."). It is never the copied body: only the first sentence is kept,
 cut at its last whole clause when it is long. Every day word gets its date from the
 posting time (`agent.notifications.dates`), and the memory of an event expires when
 the first day it names is over (the proposal's `end`). When a related memory already
@@ -35,6 +36,9 @@ SCENARIO = "notifications"
 SENDER_CHARS = 40
 TOPIC_WORDS = 14
 TOPIC_CHARS = 110
+SUBJECT_WORDS = 10
+SUBJECT_CHARS = 80
+"""What of an email's subject its statement keeps."""
 MIN_CLAUSE_WORDS = 4
 
 _GENERIC_SEGMENTS = frozenset(
@@ -243,6 +247,10 @@ def _distill(item: dict[str, Any]) -> str | None:
             # what a person jots down: who, where, what ("Anna on WhatsApp: dinner Saturday
             # at 7?"); a question stays a question
             where = "by email" if noun == "email" else f"on {app}"
+            if noun == "email" and subtitle and body and not group:
+                # an email's subject says what it is about, whatever the first sentence
+                # of its body says ("This event has been changed")
+                where = f"by email about {_bounded(subtitle, SUBJECT_WORDS, SUBJECT_CHARS)}"
             return f"{sender} {where}: {topic}{_asked(source_text, first, topic)}"
         if app.casefold().rstrip("s") == noun:  # "Messages", "Mail": no "Messages message"
             noun = ""

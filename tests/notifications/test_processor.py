@@ -296,6 +296,11 @@ async def test_crash_after_memory_write_before_cursor_re_extracts_without_duplic
           "body": "The heating technician will come on Monday between 8 and 12, please make sure "
                   "someone is home to let him into the flat"},
          "Landlord by email: The heating technician will come on Monday 7 Dec between 8 and 12"),
+        # an email's subject says what it is about when its first sentence does not
+        ({"app": "com.google.android.gm", "cat": "email", "title": "Nora Weiss",
+          "sub": "Board meeting moved to Room 4",
+          "body": "This event has been changed. See the new details below."},
+         "Nora Weiss by email about Board meeting moved to Room 4: This event has been changed"),
         # a group chat names who said it and where; a leading pleasantry gives way to
         # what follows
         ({"app": "net.whatsapp.WhatsApp", "cat": "social", "title": "Climbing crew",

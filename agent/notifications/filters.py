@@ -141,15 +141,6 @@ _STATUS_PING = re.compile(
     r"|^(?:störung|disruption|service\s+alert)\s*:|\bunregelmäßige\s+abstände\b",
     re.IGNORECASE,
 )
-_PAYMENT = re.compile(
-    r"^(?:du\s+hast|sie\s+haben)\s+(?P<de>\d{1,6}(?:[.,]\d{2})?)\s?(?:€|eur)\s+(?:bei|an|im|in)\b"
-    r".{1,60}\s+bezahlt\.?$"
-    r"|^you\s+(?:paid|spent)\s+[€$£]\s?(?P<en>\d{1,6}(?:[.,]\d{2})?)\s+(?:at|to)\b",
-    re.IGNORECASE,
-)
-SMALL_PAYMENT = 20.0
-"""A card payment receipt below this amount (coffee, bakery, lunch) is not remembered; a
-larger one (the vet, a furniture store) is."""
 _GREETING = re.compile(
     r"^\W*(?:gute\s+(?:fahrt|reise|heimreise|nacht|besserung)|have\s+a\s+(?:good|great|nice|safe)"
     r"|safe\s+travels|viel\s+(?:spaß|erfolg|glück)|good\s+luck|have\s+fun|enjoy|welcome\s+back"
@@ -390,11 +381,6 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
     if _STATUS_PING.search(event.body or text):
         return "status_ping"
     message = _message_text(event).strip()
-    payment = _PAYMENT.match(message)
-    if payment is not None:
-        amount = float((payment.group("de") or payment.group("en")).replace(",", "."))
-        if amount < SMALL_PAYMENT:
-            return "small_payment"
     if _GREETING.match(message) and not any(ch.isdigit() for ch in message) and (
         not any(fold(w) in _TOPIC_WORDS for w in _WORDS.findall(message))
         or _only_a_wish(message)
@@ -511,7 +497,7 @@ class NoiseFilter:
     def classify(self, event: NotificationEvent) -> str | None:
         """A reason code ("secret_*", "otp", "verification_code", "marketing", "removed",
         "empty", "news", "reaction", "social_count", "social_system", "digest", "status_ping",
-        "small_payment", "chit_chat", "thanks", "presence_ping", "media_only",
+        "chit_chat", "thanks", "presence_ping", "media_only",
         "acknowledgement", "device_state") when
         `event` must not reach the model as it is, else None. Secrets are looked for in
         the title, subtitle, body, app id and category."""

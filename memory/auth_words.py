@@ -57,7 +57,7 @@ CODE_WORDS: dict[str, tuple[str, ...]] = {
     "ko": ("코드", "인증번호", "승인번호", "비밀번호", "확인번호"),
 }
 """Words that name a code (the value follows, joined or a few words later, or comes
-first: "VerifyCode:736136", "Kod:5521", "0013 is your code", "583920は認証コードです")."""
+first: "VerifyCode:519204", "Kod:5521", "7702 is your code", "583920は認証コードです")."""
 
 AUTH_WORDS: dict[str, tuple[str, ...]] = {
     "en": ("verif*", "log in", "login*", "sign in", "signin", "one time", "onetime", "otp", "2fa",
@@ -276,7 +276,7 @@ ACCOUNT_WORDS: dict[str, tuple[str, ...]] = {
 }
 """Words that name a bank account, each form whole (a word in Latin or Cyrillic letters;
 the others anywhere, as particles join them): a long number just after one ("เลขที่บัญชี
-073-8-41592-6", "Kontonummer 1234567890", "account no. 0123 4567 89") is a domestic
+041-2-77310-8", "Kontonummer 1234567890", "account no. 0123 4567 89") is a domestic
 account number, which has no checksum that would find it alone (an IBAN has one)."""
 
 IDENTITY_WORDS: dict[str, tuple[str, ...]] = {

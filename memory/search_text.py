@@ -215,7 +215,7 @@ _COMPOUND_PARTS = sorted((k for k in GLOSS if len(k) >= 4), key=len, reverse=Tru
 COMPOUND_MIN_CHARS = 8
 INNER_PART_CHARS = 5
 """A glossary word inside a compound (not at its start or end) counts from this length:
-"Einkommensteuerbescheid" holds "steuer"."""
+"Grundsteuerbescheid" holds "steuer"."""
 
 
 @lru_cache(maxsize=65536)

@@ -10,7 +10,7 @@ of phrasings:
 - joined to its code word, or a few words after it in the same sentence: "VerifyCode:
   736136", "code:4821", "認証コード：583920", "Door PIN 4821", "رمز التحقق الخاص بك هو
   583920";
-- before its code word, opening a sentence: "0013 is your verification code",
+- before its code word, opening a sentence: "7702 is your verification code",
   "583920は認証コードです", "583920 là mã xác minh";
 - alone on a line, with at most a sender's name beside it: a message that is nothing
   but a code ("[Kraken] 858 781").
@@ -454,7 +454,7 @@ def _opens_sentence(text: str, start: int) -> bool:
 
 
 def _before_code_word(text: str, value: Value) -> bool:
-    """A value opening a sentence and followed closely by its code word ("0013 is your
+    """A value opening a sentence and followed closely by its code word ("7702 is your
     verification code", "583920は認証コードです")."""
     if value.year or not _opens_sentence(text, value.start):
         return False
@@ -521,7 +521,7 @@ def one_time_marked(text: str) -> bool:
 
 def delivers_code(text: str) -> bool:
     """`text` has the shape of a code delivery: a code alone on a line (a message that is
-    nothing but a code) or a code announced before its word ("0013 is your HQ Trivia
+    nothing but a code) or a code announced before its word ("7702 is your Quizland
     code"; a door or locker code is named first, then given)."""
     return any(_alone_on_line(text, value) or _before_code_word(text, value)
                for value in values(text))

@@ -24,7 +24,7 @@ Two shapes are found:
   words, "Barcode", "Postcode", "Rabattcode", "dress code", "code review" are not;
 - a code found by the structure of its message in any script (`memory.secret_codes`,
   with the words per language as data in `memory.auth_words`): joined to its word
-  ("VerifyCode:736136", "code:4821", "認証コード：583920"), before it ("0013 is your
+  ("VerifyCode:519204", "code:4821", "認証コード：583920"), before it ("7702 is your
   verification code", "583920は認証コードです"), or alone on a line.
 
 `secret_spans(text)` gives (start, end, reason) of every value; `redact` replaces
@@ -311,7 +311,7 @@ def _account_word_pattern() -> re.Pattern[str]:
 _ACCOUNT_WORD = _account_word_pattern()
 _ACCOUNT_NUMBER = re.compile(
     r"(?<![0-9A-Za-z.,/-])\d(?:[ .\-\u2010\u2011]?\d){7,18}(?![0-9A-Za-z/-]|[.,]\d)")
-"""8 to 19 digits, single spaces, dots or hyphens between them (073-8-41592-6)."""
+"""8 to 19 digits, single spaces, dots or hyphens between them (041-2-77310-8)."""
 _ACCOUNT_GAP = re.compile(r"[\s:：#\-–]*(?:[^\W\d_]{1,10}\.?[\s:：#\-–]*)?")
 """What may stand between the account word and its number: spaces, colons, dashes and at
 most one short word ("no.", "number:", "is"); "account team on 1800 ..." is a phone

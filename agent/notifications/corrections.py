@@ -1,10 +1,10 @@
 """A message that corrects a number in an earlier memory, found without a model.
 
-"die Hausnummer ist 14, nicht 41", "the party starts at 8, not 7", "c'est le 12, pas le
+"die Hausnummer ist 27, nicht 72", "the party starts at 8, not 7", "c'est le 12, pas le
 21", "binario 5, non 3": the sender fixes one value of something said before. When
 the old value appears exactly once in exactly one of the item's related memories,
 `correction` returns that memory and its statement with the value replaced ("Nina's new
-address is Kopenhagener Str. 14"), which the fallback proposes as an update, so the
+address is Kopenhagener Str. 27"), which the fallback proposes as an update, so the
 corrected statement replaces the wrong one instead of standing beside it.
 
 Only values with a digit are corrected (house numbers, times, dates, platforms, gates):

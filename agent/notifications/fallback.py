@@ -120,7 +120,7 @@ def _abbreviation(text: str, start: int, word: str) -> bool:
     a single letter ("z.B.", "J. Smith"); a capitalized one ("Dr.", "St.", "Nr.", "Min.";
     a short name or noun at the end of a sentence, "um 10 Uhr.", keeps the next sentence
     along); a lower-case one without a vowel ("bzw.") or opening a clause or following
-    another abbreviation (", ul. Marszałkowska", "Dr. med. Petra"). A lower-case short
+    another abbreviation (", ul. Marszałkowska", "Dr. med. Jana"). A lower-case short
     word that closes a sentence has a vowel and follows another word of its clause
     ("liegt vor.", "call me."); an all-capital one is a word or a code ("said YES.")."""
     if len(word) == 1 or (word[0].isupper() and word[1:].islower()):
@@ -249,7 +249,7 @@ def _distill(item: dict[str, Any]) -> str | None:
             where = "by email" if noun == "email" else f"on {app}"
             if noun == "email" and subtitle and body and not group:
                 # an email's subject says what it is about, whatever the first sentence
-                # of its body says ("This event has been changed")
+                # of its body says ("Please find the details below")
                 where = f"by email about {_bounded(subtitle, SUBJECT_WORDS, SUBJECT_CHARS)}"
             return f"{sender} {where}: {topic}{_asked(source_text, first, topic)}"
         if app.casefold().rstrip("s") == noun:  # "Messages", "Mail": no "Messages message"
@@ -356,7 +356,7 @@ def _clause(sentence: str, bounded: str) -> str:
 
 def _unstopped(topic: str) -> str:
     """`topic` without a full stop at its end, unless it closes an abbreviation ("statt
-    Gleis 6." -> "statt Gleis 6"; "bei Dr." stays)."""
+    Gleis 9." -> "statt Gleis 9"; "bei Dr." stays)."""
     if not topic.endswith("."):
         return topic
     word = _SHORT_WORD.search(topic, 0, len(topic) - 1)
@@ -382,7 +382,7 @@ def notification_fallback(payload: dict[str, Any]) -> dict[str, Any]:
     for item in payload.get("items", []):
         cid = int(item["c"])
         fixed = correction(" ".join(str(item.get("body", "")).split()), by_item.get(cid, []))
-        if fixed is not None:  # "14, nicht 41": the earlier statement is corrected in place
+        if fixed is not None:  # "27, nicht 72": the earlier statement is corrected in place
             record, corrected = fixed
             proposals.append({"c": cid, "a": "update", "id": record["id"], "rev": record["rev"],
                               "t": corrected, "au": "inference"})

@@ -238,7 +238,7 @@ carry a fact."""
 
 def is_chit_chat(text: str) -> bool:
     """A short chat message with an emoji, no number, no day and no topic word ("gut gelandet? ❤️",
-    "sorry for the essay 😅", "look at them 😍"): nothing in it a later question could
+    "sorry for the wall of text 🙈", "so cute 😍"): nothing in it a later question could
     need. Without an emoji a short message is kept ("meet at the museum?")."""
     if any(ch.isdigit() for ch in text) or has_day_word(text):
         return False
@@ -249,7 +249,7 @@ def is_chit_chat(text: str) -> bool:
 
 
 _THANKS = re.compile(
-    # one short exclamation may come first ("Wat een feest!!!")
+    # one short exclamation may come first ("Wat een avond!!!")
     r"^(?:[^\W\d_]+(?:\s+[^\W\d_]+){0,3}\s*!+\W*)?"
     r"(?:(?:ach|oh|und|and|also|so|ah|aw+|@\S+(?:\s[^\W\d_]+)?)\W+)*"
     r"(?:danke|vielen\s+dank|thanks|thank\s+you|thx|ty|merci|grazie|gracias|dankjewel|dankjulliewel"
@@ -278,7 +278,7 @@ def _sentences(text: str) -> list[str]:
 def is_thanks(text: str) -> bool:
     """A message that opens by thanking and adds at most a short sentence, naming no day
     and no number and asking nothing ("danke dass ihr da wart 🥹 ich bin sooo verkatert",
-    "Wat een feest!!! Dankjewel dat je er was"). "Thanks! The key is under the mat, I'm
+    "Wat een avond!!! Dankjewel voor alles"). "Thanks! The key is under the mat, I'm
     back on Friday" is kept: it names a day."""
     if _THANKS.match(text) is None or "?" in text or any(ch.isdigit() for ch in text):
         return False
@@ -292,7 +292,7 @@ def is_thanks(text: str) -> bool:
 
 def is_presence_ping(text: str) -> bool:
     """A live arrival ping that is stale minutes later: "je suis là !! j'arrive dans 10
-    min", "Wij zijn er!", "gut gelandet? ❤️". A day or any number other than minutes keeps it
+    min", "We zijn er hoor!", "gut gelandet? ❤️". A day or any number other than minutes keeps it
     ("I'm here, gate B12", "on my way, back on Friday")."""
     if _PRESENCE.search(text) is None or has_day_word(text):
         return False
@@ -312,7 +312,7 @@ _SALUTATION = re.compile(
 
 
 def is_pleasantry(sentence: str) -> bool:
-    """A sentence that only greets or thanks ("Hallo Lena Hoffmann, vielen Dank für Ihre
+    """A sentence that only greets or thanks ("Hallo Jonas Berger, vielen Dank für Ihre
     Buchung", "Coucou Lena", "ok", "Thanks!"); the fallback skips one that opens a
     message when more follows."""
     salutation = _SALUTATION.match(sentence.strip())
@@ -347,7 +347,7 @@ def _is_ping_question(message: str) -> bool:
 
 
 def _is_anticipation(message: str) -> bool:
-    """One short sentence of looking forward ("freu mich so auf heute abend!!", "can't
+    """One short sentence of looking forward ("freu mich riesig auf heute abend!!", "can't
     wait for Saturday 🎉"): the plan it looks forward to is in its own message."""
     sentences = _sentences(message)
     return _ANTICIPATION.match(message) is not None and len(sentences) == 1 \
@@ -355,7 +355,7 @@ def _is_anticipation(message: str) -> bool:
 
 
 def _only_a_wish(message: str) -> bool:
-    """The whole message is one short well-wish ("have a great weekend in Amsterdam!!",
+    """The whole message is one short well-wish ("have a great weekend in Lisbon!!",
     "viel Spaß beim Konzert 🎸"): nothing follows it and it names no day."""
     sentences = _sentences(message)
     return len(sentences) == 1 and len(_WORDS.findall(message)) <= WISH_WORDS \

@@ -9,7 +9,7 @@ Long-Term fact. The patterns are first-person statements of diet, allergy and a 
 address in English, German, French, Italian, Spanish and Dutch, of an allergy and a
 diet in Polish, Portuguese, Turkish, Russian, Ukrainian, Japanese, Chinese, Korean and
 Arabic ("Jestem uczulona na orzechy", "我对花生过敏", "そばアレルギーなんだ"), plus a third
-person named in English ("Sam is allergic to kiwi"); an "allergy" to a day ("allergic to
+person named in English ("Theo is allergic to kiwi"); an "allergy" to a day ("allergic to
 Mondays") is a joke, not a fact. Anything else is left to the event statement. What the
 person wrote stays searchable beside the statement. Measured on `bench/data/lasting/`
 (`bench/lasting_facts.py`): the rules find 18 of the 210 lasting facts of its held-out
@@ -85,7 +85,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(?:ma|notre) nouvelle adresse (?:est|:)\s*([^;!?()\n–—]{4,80})", re.I),
      "address"),
 ]
-# A third person named in an English sentence: "Sam is allergic to kiwi".
+# A third person named in an English sentence: "Theo is allergic to kiwi".
 _NAMED_ALLERGY = re.compile(rf"\b([A-Z][a-z]{{1,20}}) is allergic to\s+{_OBJECT}")
 _NOT_A_NAME = frozenset({"He", "She", "It", "This", "That", "Everyone", "Nobody", "Who"})
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z])\.(?=\s|$)")

@@ -31,8 +31,8 @@ from tests.notifications.harness import event, pipeline
         # a short lower-case abbreviation does not end the sentence
         ("Hugo", "Notre nouvelle adresse est 8 bd. Voltaire, Lyon. Passez nous voir",
          "Hugo's new address is 8 bd. Voltaire, Lyon"),
-        ("Priya", "ps Sam is allergic to kiwi, just fyi for the 21st (he itches)",
-         "Sam is allergic to kiwi"),
+        ("Priya", "btw Theo is allergic to kiwi, good to know for the party on the 9th",
+         "Theo is allergic to kiwi"),
     ],
 )
 def test_a_stated_fact_becomes_a_third_person_statement(

@@ -225,7 +225,7 @@ def test_every_code_of_a_list_after_one_code_word_is_redacted_and_the_rest_kept(
     [
         ("Bitte überweise die Kaution auf Kontonummer 1234567890, BLZ 10020030.", "1234567890"),
         ("Please pay the deposit into account no. 0123 4567 89 by Friday.", "0123 4567 89"),
-        ("โอนเงินมัดจำ 30% เข้าบัญชี เลขที่บัญชี 073-8-41592-6 ภายในวันที่ 15 พ.ค.", "073-8-41592-6"),
+        ("กรุณาโอนค่ามัดจำเข้าบัญชี เลขที่บัญชี 041-2-77310-8 ก่อนวันศุกร์", "041-2-77310-8"),
         ("Số tài khoản: 0071000123456 Vietcombank, chuyển trước thứ Sáu.", "0071000123456"),
         ("押金请转到账号6222021234567890123，周五前。", "6222021234567890123"),
     ],

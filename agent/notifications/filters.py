@@ -107,40 +107,6 @@ _SOCIAL_COUNT = re.compile(
     r"|anniversary\s+at|work\s+anniversary|memories\s+from|erinnerungen\s+von\s+vor)\b",
     re.IGNORECASE,
 )
-_SOCIAL_SYSTEM = re.compile(
-    r"\b(?:hat\s+(?:einen|ein|eine)\s+(?:beitrag|reel|foto|video|story)\s+(?:mit\s+dir\s+)?geteilt"
-    r"|shared\s+(?:a|an)\s+(?:post|reel|photo|video|story)(?:\s+with\s+you)?"
-    r"|hat\s+dich\s+in\s+(?:einem|einer|ihrer|seiner|ihrem|seinem)\s+\w+\s+(?:markiert|erwähnt)"
-    r"|(?:mentioned|tagged)\s+you\s+in|profilbild\s+aktualisiert|updated\s+(?:his|her|their)"
-    r"\s+profile\s+picture|hat\s+heute\s+geburtstag|heute\s+hat\s+\w+(?:\s+\w+)?\s+geburtstag"
-    r"|(?:has\s+a\s+)?birthday\s+today|gratulieren\s+sie|zum\s+\d+-jährigen|work\s+anniversary"
-    r"|neue\s+jobs\s+für\s+sie|jobs?\s+(?:you\s+may\s+be\s+interested|for\s+you)"
-    r"|hat\s+ihr\s+profil\s+angesehen|hat\s+dein\s+profil\s+angesehen"
-    r"|gruppen\s+vorgeschlagen|suggested\s+groups|vorgeschlagene\s+(?:gruppen|seiten|freunde))",
-    re.IGNORECASE,
-)
-_FITNESS_STATS = re.compile(
-    r"\b(?:schlafwert|sleep\s+score|body\s+battery|tagesziel|daily\s+goal|schritte\s+gemacht"
-    r"|steps\s+today|close\s+your\s+rings|ringe\s+geschlossen|move\s+goal|bewegungsziel"
-    r"|deine\s+woche\s+auf|your\s+week\s+on|trainingszustand|training\s+status"
-    r"|goal\s+reached|ziel\s+erreicht|objectif\s+atteint|time\s+to\s+(?:move|stand)"
-    r"|zeit\s+(?:für\s+bewegung|aufzustehen)|you'?ve\s+been\s+sitting|stand\s+up\s+and"
-    r"|(?:walked|gegangen)\s+[\d.,]+\s+(?:steps|schritte)|[\d.,]+\s+(?:steps|schritte)\s+"
-    r"(?:today|yesterday|heute|gestern))\b",
-    re.IGNORECASE,
-)
-_STATUS_PING = re.compile(
-    r"\b(?:(?:deine|ihre|your)\s+fahrt\b.{0,60}\bhat\s+begonnen|fahrt\s+beendet|ride\s+(?:started"
-    r"|ended|completed)|trip\s+(?:started|ended|completed)|bestellung\b.{0,60}\bist\s+unterwegs"
-    r"|order\b.{0,60}\bis\s+on\s+(?:its|the)\s+way|guten\s+appetit|enjoy\s+your\s+meal"
-    r"|erfolgreich\s+übermittelt|successfully\s+(?:submitted|sent)|tipps\s+für\s+deine\s+reise"
-    r"|tips\s+for\s+your\s+trip|wie\s+war\s+(?:deine|ihre)\s+(?:bestellung|fahrt)"
-    r"|how\s+was\s+your\s+(?:order|ride|trip|stay)|rate\s+your\s+(?:order|ride|driver)"
-    r"|(?:your|dein|ihr)\s+(?:driver|fahrer|fahrerin)\s+(?:is\s+arriving|is\s+here|has\s+arrived"
-    r"|ist\s+(?:gleich\s+)?da|kommt\s+(?:gleich|in))|driver\s+is\s+(?:arriving|outside))\b"
-    r"|^(?:störung|disruption|service\s+alert)\s*:|\bunregelmäßige\s+abstände\b",
-    re.IGNORECASE,
-)
 _GREETING = re.compile(
     r"^\W*(?:gute\s+(?:fahrt|reise|heimreise|nacht|besserung)|have\s+a\s+(?:good|great|nice|safe)"
     r"|safe\s+travels|viel\s+(?:spaß|erfolg|glück)|good\s+luck|have\s+fun|enjoy|welcome\s+back"
@@ -326,12 +292,6 @@ def is_pleasantry(sentence: str) -> bool:
 
 WISH_WORDS = 8
 PING_WORDS = 3
-_ANTICIPATION = re.compile(
-    r"^\W*(?:(?:ich\s+)?freu\s+mich(?:\s+(?:so|schon|riesig|total|sehr))*\s+auf"
-    r"|(?:i'?m\s+|so\s+)?looking\s+forward\s+to|can'?t\s+wait|j'ai\s+(?:trop\s+)?hâte"
-    r"|non\s+vedo\s+l'ora|qué\s+ganas|ik\s+heb\s+er\s+zin\s+in|zin\s+in)\b",
-    re.IGNORECASE,
-)
 
 
 def _is_ping_question(message: str) -> bool:
@@ -344,14 +304,6 @@ def _is_ping_question(message: str) -> bool:
         return False
     sentences = _sentences(message)
     return len(sentences) == 1 and len(_WORDS.findall(message)) <= PING_WORDS
-
-
-def _is_anticipation(message: str) -> bool:
-    """One short sentence of looking forward ("freu mich riesig auf heute abend!!", "can't
-    wait for Saturday 🎉"): the plan it looks forward to is in its own message."""
-    sentences = _sentences(message)
-    return _ANTICIPATION.match(message) is not None and len(sentences) == 1 \
-        and len(_WORDS.findall(message)) <= WISH_WORDS and not any(ch.isdigit() for ch in message)
 
 
 def _only_a_wish(message: str) -> bool:
@@ -373,13 +325,9 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
         return "reaction"
     if _SOCIAL_COUNT.search(text):
         return "social_count"
-    if _SOCIAL_SYSTEM.search(text):
-        return "social_system"
-    if _DIGEST.search(text) or _FITNESS_STATS.search(text) or _NEWSLETTER.match(event.title) \
+    if _DIGEST.search(text) or _NEWSLETTER.match(event.title) \
             or _NEWSLETTER.match(event.subtitle):
         return "digest"
-    if _STATUS_PING.search(event.body or text):
-        return "status_ping"
     message = _message_text(event).strip()
     if _GREETING.match(message) and not any(ch.isdigit() for ch in message) and (
         not any(fold(w) in _TOPIC_WORDS for w in _WORDS.findall(message))
@@ -391,7 +339,7 @@ def social_noise(event: NotificationEvent, text: str) -> str | None:
     if is_acknowledgement(message):
         return "acknowledgement"
     if event.category.strip().casefold() in _CHAT_CATEGORIES:
-        if is_chit_chat(message) or _is_ping_question(message) or _is_anticipation(message):
+        if is_chit_chat(message) or _is_ping_question(message):
             return "chit_chat"
         if is_thanks(message):
             return "thanks"
@@ -496,7 +444,7 @@ class NoiseFilter:
 
     def classify(self, event: NotificationEvent) -> str | None:
         """A reason code ("secret_*", "otp", "verification_code", "marketing", "removed",
-        "empty", "news", "reaction", "social_count", "social_system", "digest", "status_ping",
+        "empty", "news", "reaction", "social_count", "digest",
         "chit_chat", "thanks", "presence_ping", "media_only",
         "acknowledgement", "device_state") when
         `event` must not reach the model as it is, else None. Secrets are looked for in

@@ -618,7 +618,7 @@ def _seed_spans(text: str) -> list[Span]:
 _KEYWORD = re.compile(
     r"""
     (?<![^\W\d_])                       # start of a word (letters before would be a compound)
-    (?:(?P<prefix>[^\W\d_]{0,24}?)(?:code|kode|codice|c[oó]digo|k[oó]d|cod|koodi|kód)
+    (?:[^\W\d_]{0,24}?(?:code|kode|codice|c[oó]digo|k[oó]d|cod|koodi|kód)
         (?:u|unuz|unuzu|un|s|em|e|a|y|i|en|n|et|ne|erne)?(?![^\W\d_])
       | pin(?:code|nummer|-code|-kod)?(?![^\W\d_])
       | (?:push|m|sms|chip|e|photo|mobile|app|i|sm)?tan(?![^\W\d_])
